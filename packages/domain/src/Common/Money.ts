@@ -1,0 +1,20 @@
+/**
+ * Money is exact: amounts are computed and stored in integer minor units of the currency, rounded
+ * half away from zero, and sent as JSON numbers in major units.
+ */
+
+/** Fraction digits of a currency, as `Intl.NumberFormat` reports them (2 for USD, 0 for JPY). */
+export const fractionDigits = (currency: string): number =>
+  new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
+
+/** Rounds half away from zero to a whole number (Math.round rounds -2.5 to -2; this gives -3). */
+export const roundHalfAwayFromZero = (x: number): number => Math.sign(x) * Math.round(Math.abs(x))
+
+/** Major units (12.34) to minor units (1234), exactly for any amount with at most `digits` decimals. */
+export const toMinorUnits = (amount: number, digits = 2): number => {
+  const scaled = Number((amount * 10 ** digits).toFixed(6))
+  return roundHalfAwayFromZero(scaled)
+}
+
+/** Minor units (1234) to major units (12.34). */
+export const fromMinorUnits = (minor: number, digits = 2): number => Number((minor / 10 ** digits).toFixed(digits))

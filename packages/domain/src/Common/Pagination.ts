@@ -1,0 +1,56 @@
+import { Schema } from "effect"
+import { DateTimeParam, IntFromString } from "./Values.js"
+
+export const MAX_PAGE_SIZE = 100
+export const DEFAULT_PAGE_SIZE = 25
+
+export const PaginationMeta = Schema.Struct({
+  page: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  pageSize: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  total: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
+  totalPages: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
+  hasMore: Schema.Boolean
+}).annotations({ identifier: "PaginationMeta" })
+export type PaginationMeta = typeof PaginationMeta.Type
+
+/** The list envelope: `{ data, pagination }`. */
+export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>, identifier: string) =>
+  Schema.Struct({ data: Schema.Array(item), pagination: PaginationMeta }).annotations({ identifier })
+
+const Page = IntFromString.pipe(
+  Schema.compose(Schema.Number.pipe(Schema.greaterThanOrEqualTo(1, { message: () => "must be 1 or more" })))
+)
+const PageSize = IntFromString.pipe(
+  Schema.compose(
+    Schema.Number.pipe(
+      Schema.between(1, MAX_PAGE_SIZE, { message: () => `must be between 1 and ${MAX_PAGE_SIZE}` })
+    )
+  )
+)
+
+/** Query parameters every list takes. */
+export const ListParams = {
+  page: Schema.optional(Page),
+  pageSize: Schema.optional(PageSize),
+  updatedSince: Schema.optional(DateTimeParam)
+}
+
+export interface PageRequest {
+  readonly page: number
+  readonly pageSize: number
+}
+
+/** The page asked for, with the defaults filled in. */
+export const pageRequest = (params: { readonly page?: number | undefined; readonly pageSize?: number | undefined }): PageRequest => ({
+  page: params.page ?? 1,
+  pageSize: params.pageSize ?? DEFAULT_PAGE_SIZE
+})
+
+/** Rows to skip for a page. */
+export const offsetOf = ({ page, pageSize }: PageRequest): number => (page - 1) * pageSize
+
+/** The pagination block of a list, from the page asked for and the total number of matching records. */
+export const paginationMeta = ({ page, pageSize }: PageRequest, total: number): PaginationMeta => {
+  const totalPages = Math.ceil(total / pageSize)
+  return { page, pageSize, total, totalPages, hasMore: page < totalPages }
+}

@@ -1,0 +1,63 @@
+import { Schema } from "effect"
+import { ClientId } from "../Clients/Client.js"
+import { ListOf, ListParams } from "../Common/Pagination.js"
+import { BoundedString, DateTime, Email, MaxString, strict, Uuid } from "../Common/Values.js"
+
+export const ContactId = Uuid.pipe(Schema.brand("ContactId"))
+export type ContactId = typeof ContactId.Type
+
+export const ContactRole = Schema.Literal("primary", "billing", "other")
+export type ContactRole = typeof ContactRole.Type
+
+export class Contact extends Schema.Class<Contact>("Contact")({
+  id: ContactId,
+  name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  phone: Schema.NullOr(Schema.String),
+  title: Schema.NullOr(Schema.String),
+  role: ContactRole,
+  isPrimary: Schema.Boolean,
+  clientId: Schema.NullOr(ClientId),
+  sourceSubmissionId: Schema.NullOr(Uuid),
+  createdAt: DateTime,
+  updatedAt: DateTime
+}) {}
+
+const fields = {
+  name: BoundedString(1, 200),
+  email: Schema.NullOr(Email),
+  phone: Schema.NullOr(MaxString(50)),
+  title: Schema.NullOr(MaxString(200)),
+  role: ContactRole,
+  isPrimary: Schema.Boolean,
+  clientId: Schema.NullOr(ClientId)
+}
+
+export const ContactCreate = Schema.Struct({
+  name: fields.name,
+  email: Schema.optional(fields.email),
+  phone: Schema.optional(fields.phone),
+  title: Schema.optional(fields.title),
+  role: Schema.optional(fields.role),
+  isPrimary: Schema.optional(fields.isPrimary),
+  clientId: Schema.optional(fields.clientId)
+}).annotations({ ...strict, identifier: "ContactCreate" })
+export type ContactCreate = typeof ContactCreate.Type
+
+export const ContactUpdate = Schema.Struct({
+  name: Schema.optional(fields.name),
+  email: Schema.optional(fields.email),
+  phone: Schema.optional(fields.phone),
+  title: Schema.optional(fields.title),
+  role: Schema.optional(fields.role),
+  isPrimary: Schema.optional(fields.isPrimary),
+  clientId: Schema.optional(fields.clientId)
+}).annotations({ ...strict, identifier: "ContactUpdate" })
+export type ContactUpdate = typeof ContactUpdate.Type
+
+export const ContactListParams = Schema.Struct({
+  ...ListParams,
+  clientId: Schema.optional(ClientId)
+})
+
+export const ContactList = ListOf(Contact, "ContactList")

@@ -1,0 +1,38 @@
+import { ALL_SCOPES } from "@bizops/domain"
+import { Console, Effect } from "effect"
+import { chmod, mkdir, writeFile } from "node:fs/promises"
+import { join, resolve } from "node:path"
+import { AccessRepo } from "./Access/AccessRepo.js"
+import { AppConfig } from "./Config.js"
+import { isEmbedded } from "./Sql/Database.js"
+
+/**
+ * First start on the embedded database: when there is no organization yet, create "Demo" with an
+ * all-scopes API key, print the key once and write it to DATA_DIR/dev-credentials.json (mode 0600).
+ */
+export const bootstrapDemo = Effect.gen(function*() {
+  if (!(yield* isEmbedded)) return
+  const config = yield* AppConfig
+  const access = yield* AccessRepo
+  if ((yield* access.countOrganizations) > 0) return
+  const org = yield* access.createOrganization("Demo")
+  const key = yield* access.createKey({ organizationId: org.organizationId, scopes: ALL_SCOPES, name: "Demo key" })
+  const file = join(resolve(config.dataDir), "dev-credentials.json")
+  yield* Effect.promise(async () => {
+    await mkdir(resolve(config.dataDir), { recursive: true })
+    await writeFile(file, JSON.stringify({ ...org, apiKeyId: key.id, apiKey: key.apiKey, scopes: key.scopes }, null, 2) + "\n", { mode: 0o600 })
+    await chmod(file, 0o600)
+  })
+  yield* Console.log(
+    [
+      "",
+      "Created the Demo organization. Its API key (all scopes), shown this once:",
+      "",
+      `  ${key.apiKey}`,
+      "",
+      `It is also in ${file}. Try:`,
+      `  curl -s ${config.baseUrl}/api/v1/clients -H "x-api-key: ${key.apiKey}"`,
+      ""
+    ].join("\n")
+  )
+}).pipe(Effect.provide(AccessRepo.Default), Effect.orDie)

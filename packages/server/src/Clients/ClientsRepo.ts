@@ -1,0 +1,163 @@
+import { SqlClient } from "@effect/sql"
+import {
+  BusinessId,
+  Client,
+  type ClientCreate,
+  ClientId,
+  type ClientStatus,
+  type ClientUpdate,
+  DEFAULT_TAX_SETTINGS,
+  mergeTaxSettings,
+  InvalidRequest,
+  notFound,
+  type PageRequest,
+  type Principal,
+  type TaxSettings
+} from "@bizops/domain"
+import { Effect, Either, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { refuseViolations } from "../Sql/Constraints.js"
+import { definedOnly, listPage } from "../Sql/Lists.js"
+
+interface ClientRow {
+  readonly id: string
+  readonly businessId: string
+  readonly name: string
+  readonly status: ClientStatus
+  readonly notes: string | null
+  readonly taxDefaultTaxable: boolean
+  readonly taxOverrideRate: boolean
+  readonly taxRate: number | null
+  readonly invoiceRemindersEnabled: boolean
+  readonly attachInvoicePdf: boolean
+  readonly attachReceiptPdf: boolean
+  readonly recurringBilling: Client["recurringBilling"]
+  readonly sourceSubmissionId: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const taxSettingsOf = (row: ClientRow): TaxSettings => ({
+  defaultTaxable: row.taxDefaultTaxable,
+  overrideTaxRate: row.taxOverrideRate,
+  taxRate: row.taxRate
+})
+
+const toClient = (row: ClientRow) =>
+  new Client({
+    id: ClientId.make(row.id),
+    name: row.name,
+    status: row.status,
+    businessId: BusinessId.make(row.businessId),
+    notes: row.notes,
+    taxSettings: taxSettingsOf(row),
+    invoiceRemindersEnabled: row.invoiceRemindersEnabled,
+    attachInvoicePdf: row.attachInvoicePdf,
+    attachReceiptPdf: row.attachReceiptPdf,
+    recurringBilling: row.recurringBilling,
+    sourceSubmissionId: row.sourceSubmissionId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  })
+
+const taxColumns = (settings: TaxSettings) => ({
+  taxDefaultTaxable: settings.defaultTaxable,
+  taxOverrideRate: settings.overrideTaxRate,
+  taxRate: settings.taxRate
+})
+
+const taxSettingsOrFail = (current: TaxSettings, input: ClientCreate["taxSettings"]) =>
+  Either.match(mergeTaxSettings(current, input), {
+    onLeft: (message) =>
+      Effect.fail(
+        new InvalidRequest({
+          message,
+          details: { code: "invalid_payload", issues: [{ path: ["taxSettings", "taxRate"], message }] }
+        })
+      ),
+    onRight: Effect.succeed
+  })
+
+/** Clients, always scoped by the caller's organization. */
+export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/ClientsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const list = (
+      principal: Principal,
+      filters: { readonly status?: ClientStatus | undefined; readonly updatedSince?: Date | undefined },
+      page: PageRequest
+    ) =>
+      listPage<ClientRow>(sql, "clients", [
+        sql`organization_id = ${principal.organizationId}`,
+        ...(filters.status === undefined ? [] : [sql`status = ${filters.status}`]),
+        ...(filters.updatedSince === undefined ? [] : [sql`updated_at >= ${filters.updatedSince}`])
+      ], page).pipe(
+        Effect.map(({ rows, pagination }) => ({ data: rows.map(toClient), pagination })),
+        Effect.orDie
+      )
+
+    const findRow = (principal: Principal, id: string, forUpdate = false) =>
+      Effect.map(
+        forUpdate
+          ? sql<ClientRow>`SELECT * FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${id} FOR UPDATE`
+          : sql<ClientRow>`SELECT * FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${id}`,
+        (rows) => Option.fromNullable(rows[0])
+      )
+
+    const get = (principal: Principal, id: ClientId) =>
+      findRow(principal, id).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("client")), onSome: (row) => Effect.succeed(toClient(row)) }))
+      )
+
+    const create = (principal: Principal, input: ClientCreate) =>
+      Effect.gen(function*() {
+        const taxSettings = yield* taxSettingsOrFail(DEFAULT_TAX_SETTINGS, input.taxSettings)
+        const rows = yield* sql<ClientRow>`INSERT INTO clients ${
+          sql.insert({
+            id: randomUUID(),
+            organizationId: principal.organizationId,
+            businessId: input.businessId ?? principal.businessId,
+            name: input.name,
+            status: input.status ?? "active",
+            notes: input.notes ?? null,
+            ...taxColumns(taxSettings),
+            ...definedOnly({
+              invoiceRemindersEnabled: input.invoiceRemindersEnabled,
+              attachInvoicePdf: input.attachInvoicePdf,
+              attachReceiptPdf: input.attachReceiptPdf
+            })
+          })
+        } RETURNING *`
+        return toClient(rows[0])
+      }).pipe(refuseViolations)
+
+    const update = (principal: Principal, id: ClientId, input: ClientUpdate) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const current = yield* findRow(principal, id, true)
+          if (Option.isNone(current)) return yield* Effect.fail(notFound("client"))
+          const { taxSettings: taxInput, ...fields } = input
+          const taxSettings = yield* taxSettingsOrFail(taxSettingsOf(current.value), taxInput)
+          const values = {
+            ...definedOnly(fields),
+            ...(taxInput === undefined ? {} : taxColumns(taxSettings))
+          }
+          if (Object.keys(values).length === 0) return toClient(current.value)
+          const rows = yield* sql<ClientRow>`UPDATE clients SET ${sql.update({ ...values, updatedAt: new Date() })}
+            WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
+          return toClient(rows[0])
+        })
+      ).pipe(refuseViolations)
+
+    const remove = (principal: Principal, id: ClientId) =>
+      Effect.gen(function*() {
+        const rows = yield* sql<{ readonly id: string }>`DELETE FROM clients
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+        if (rows.length === 0) return yield* Effect.fail(notFound("client"))
+      }).pipe(refuseViolations)
+
+    return { list, get, create, update, remove } as const
+  })
+}) {}

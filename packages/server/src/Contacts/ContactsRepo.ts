@@ -1,0 +1,133 @@
+import { SqlClient } from "@effect/sql"
+import {
+  ClientId,
+  Contact,
+  type ContactCreate,
+  ContactId,
+  type ContactRole,
+  type ContactUpdate,
+  notFound,
+  type PageRequest,
+  type Principal
+} from "@bizops/domain"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { refuseViolations } from "../Sql/Constraints.js"
+import { definedOnly, listPage } from "../Sql/Lists.js"
+
+interface ContactRow {
+  readonly id: string
+  readonly clientId: string | null
+  readonly name: string
+  readonly email: string | null
+  readonly phone: string | null
+  readonly title: string | null
+  readonly role: ContactRole
+  readonly isPrimary: boolean
+  readonly sourceSubmissionId: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const toContact = (row: ContactRow) =>
+  new Contact({
+    id: ContactId.make(row.id),
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    title: row.title,
+    role: row.role,
+    isPrimary: row.isPrimary,
+    clientId: row.clientId === null ? null : ClientId.make(row.clientId),
+    sourceSubmissionId: row.sourceSubmissionId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  })
+
+/** Contacts, always scoped by the caller's organization. At most one contact of a client is primary. */
+export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server/ContactsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Clears the primary flag of a client's other contacts (inside the caller's transaction). */
+    const clearPrimary = (principal: Principal, clientId: string | null, except: string) =>
+      clientId === null ? Effect.void : sql`UPDATE contacts SET is_primary = false, updated_at = now()
+        WHERE organization_id = ${principal.organizationId} AND client_id = ${clientId} AND is_primary AND id <> ${except}`
+
+    const list = (
+      principal: Principal,
+      filters: { readonly clientId?: ClientId | undefined; readonly updatedSince?: Date | undefined },
+      page: PageRequest
+    ) =>
+      listPage<ContactRow>(sql, "contacts", [
+        sql`organization_id = ${principal.organizationId}`,
+        ...(filters.clientId === undefined ? [] : [sql`client_id = ${filters.clientId}`]),
+        ...(filters.updatedSince === undefined ? [] : [sql`updated_at >= ${filters.updatedSince}`])
+      ], page).pipe(
+        Effect.map(({ rows, pagination }) => ({ data: rows.map(toContact), pagination })),
+        Effect.orDie
+      )
+
+    const findRow = (principal: Principal, id: string, forUpdate = false) =>
+      Effect.map(
+        forUpdate
+          ? sql<ContactRow>`SELECT * FROM contacts WHERE organization_id = ${principal.organizationId} AND id = ${id} FOR UPDATE`
+          : sql<ContactRow>`SELECT * FROM contacts WHERE organization_id = ${principal.organizationId} AND id = ${id}`,
+        (rows) => Option.fromNullable(rows[0])
+      )
+
+    const get = (principal: Principal, id: ContactId) =>
+      findRow(principal, id).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("contact")), onSome: (row) => Effect.succeed(toContact(row)) }))
+      )
+
+    const create = (principal: Principal, input: ContactCreate) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const id = randomUUID()
+          const clientId = input.clientId ?? null
+          if (input.isPrimary === true) yield* clearPrimary(principal, clientId, id)
+          const rows = yield* sql<ContactRow>`INSERT INTO contacts ${
+            sql.insert({
+              id,
+              organizationId: principal.organizationId,
+              clientId,
+              name: input.name,
+              email: input.email ?? null,
+              phone: input.phone ?? null,
+              title: input.title ?? null,
+              role: input.role ?? "other",
+              isPrimary: input.isPrimary ?? false
+            })
+          } RETURNING *`
+          return toContact(rows[0])
+        })
+      ).pipe(refuseViolations)
+
+    const update = (principal: Principal, id: ContactId, input: ContactUpdate) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const current = yield* findRow(principal, id, true)
+          if (Option.isNone(current)) return yield* Effect.fail(notFound("contact"))
+          const values = definedOnly(input)
+          if (Object.keys(values).length === 0) return toContact(current.value)
+          const clientId = input.clientId === undefined ? current.value.clientId : input.clientId
+          const primary = input.isPrimary ?? current.value.isPrimary
+          if (primary) yield* clearPrimary(principal, clientId, id)
+          const rows = yield* sql<ContactRow>`UPDATE contacts SET ${sql.update({ ...values, updatedAt: new Date() })}
+            WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
+          return toContact(rows[0])
+        })
+      ).pipe(refuseViolations)
+
+    const remove = (principal: Principal, id: ContactId) =>
+      Effect.gen(function*() {
+        const rows = yield* sql<{ readonly id: string }>`DELETE FROM contacts
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+        if (rows.length === 0) return yield* Effect.fail(notFound("contact"))
+      }).pipe(refuseViolations)
+
+    return { list, get, create, update, remove } as const
+  })
+}) {}

@@ -1,0 +1,159 @@
+import { SqlClient } from "@effect/sql"
+import {
+  BusinessId,
+  ClientId,
+  fromMinorUnits,
+  InvalidRequest,
+  linkedRecordNotFound,
+  notFound,
+  type PageRequest,
+  type Principal,
+  Project,
+  type ProjectCreate,
+  ProjectId,
+  type ProjectStatus,
+  type ProjectUpdate,
+  toMinorUnits
+} from "@bizops/domain"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { refuseViolations } from "../Sql/Constraints.js"
+import { definedOnly, listPage } from "../Sql/Lists.js"
+
+interface ProjectRow {
+  readonly id: string
+  readonly clientId: string | null
+  readonly businessId: string
+  readonly name: string
+  readonly status: ProjectStatus
+  readonly pipelineStageId: string | null
+  readonly startDate: string | null
+  readonly endDate: string | null
+  readonly eventDate: string | null
+  readonly contractValueMinor: number | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const toProject = (row: ProjectRow) =>
+  new Project({
+    id: ProjectId.make(row.id),
+    name: row.name,
+    clientId: row.clientId === null ? null : ClientId.make(row.clientId),
+    businessId: BusinessId.make(row.businessId),
+    status: row.status,
+    pipelineStageId: row.pipelineStageId,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    eventDate: row.eventDate,
+    contractValue: row.contractValueMinor === null ? null : fromMinorUnits(row.contractValueMinor),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  })
+
+const contractValueColumn = (value: number | null | undefined) =>
+  value === undefined ? {} : { contractValueMinor: value === null ? null : toMinorUnits(value) }
+
+const invalidDates = new InvalidRequest({
+  message: "endDate: must be on or after startDate",
+  details: { code: "invalid_payload", issues: [{ path: ["endDate"], message: "must be on or after startDate" }] }
+})
+
+/** Projects, always scoped by the caller's organization. A project's business is its client's. */
+export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server/ProjectsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const clientBusiness = (principal: Principal, clientId: string) =>
+      Effect.flatMap(
+        sql<{ readonly businessId: string }>`SELECT business_id FROM clients
+          WHERE organization_id = ${principal.organizationId} AND id = ${clientId} FOR SHARE`,
+        (rows) => rows[0] === undefined ? Effect.fail(linkedRecordNotFound("clientId", "client")) : Effect.succeed(rows[0].businessId)
+      )
+
+    const list = (
+      principal: Principal,
+      filters: {
+        readonly clientId?: ClientId | undefined
+        readonly status?: ProjectStatus | undefined
+        readonly updatedSince?: Date | undefined
+      },
+      page: PageRequest
+    ) =>
+      listPage<ProjectRow>(sql, "projects", [
+        sql`organization_id = ${principal.organizationId}`,
+        ...(filters.clientId === undefined ? [] : [sql`client_id = ${filters.clientId}`]),
+        ...(filters.status === undefined ? [] : [sql`status = ${filters.status}`]),
+        ...(filters.updatedSince === undefined ? [] : [sql`updated_at >= ${filters.updatedSince}`])
+      ], page).pipe(
+        Effect.map(({ rows, pagination }) => ({ data: rows.map(toProject), pagination })),
+        Effect.orDie
+      )
+
+    const findRow = (principal: Principal, id: string, forUpdate = false) =>
+      Effect.map(
+        forUpdate
+          ? sql<ProjectRow>`SELECT * FROM projects WHERE organization_id = ${principal.organizationId} AND id = ${id} FOR UPDATE`
+          : sql<ProjectRow>`SELECT * FROM projects WHERE organization_id = ${principal.organizationId} AND id = ${id}`,
+        (rows) => Option.fromNullable(rows[0])
+      )
+
+    const get = (principal: Principal, id: ProjectId) =>
+      findRow(principal, id).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("project")), onSome: (row) => Effect.succeed(toProject(row)) }))
+      )
+
+    const create = (principal: Principal, input: ProjectCreate) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const businessId = yield* clientBusiness(principal, input.clientId)
+          const rows = yield* sql<ProjectRow>`INSERT INTO projects ${
+            sql.insert({
+              id: randomUUID(),
+              organizationId: principal.organizationId,
+              clientId: input.clientId,
+              businessId,
+              name: input.name,
+              status: input.status ?? "active",
+              pipelineStageId: input.pipelineStageId ?? null,
+              startDate: input.startDate ?? null,
+              endDate: input.endDate ?? null,
+              eventDate: input.eventDate ?? null,
+              ...contractValueColumn(input.contractValue)
+            })
+          } RETURNING *`
+          return toProject(rows[0])
+        })
+      ).pipe(refuseViolations)
+
+    const update = (principal: Principal, id: ProjectId, input: ProjectUpdate) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const current = yield* findRow(principal, id, true)
+          if (Option.isNone(current)) return yield* Effect.fail(notFound("project"))
+          const { contractValue, ...fields } = input
+          const values = { ...definedOnly(fields), ...contractValueColumn(contractValue) }
+          if (Object.keys(values).length === 0) return toProject(current.value)
+          const startDate = input.startDate === undefined ? current.value.startDate : input.startDate
+          const endDate = input.endDate === undefined ? current.value.endDate : input.endDate
+          if (startDate !== null && endDate !== null && startDate > endDate) {
+            return yield* Effect.fail(invalidDates)
+          }
+          const businessId = input.clientId === undefined ? {} : { businessId: yield* clientBusiness(principal, input.clientId) }
+          const rows = yield* sql<ProjectRow>`UPDATE projects SET ${sql.update({ ...values, ...businessId, updatedAt: new Date() })}
+            WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
+          return toProject(rows[0])
+        })
+      ).pipe(refuseViolations)
+
+    const remove = (principal: Principal, id: ProjectId) =>
+      Effect.gen(function*() {
+        const rows = yield* sql<{ readonly id: string }>`DELETE FROM projects
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+        if (rows.length === 0) return yield* Effect.fail(notFound("project"))
+      }).pipe(refuseViolations)
+
+    return { list, get, create, update, remove } as const
+  })
+}) {}

@@ -1,0 +1,52 @@
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Api } from "@bizops/domain"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { ClientsHttp } from "./Clients/ClientsHttp.js"
+import { ClientsRepo } from "./Clients/ClientsRepo.js"
+import { ContactsHttp } from "./Contacts/ContactsHttp.js"
+import { ContactsRepo } from "./Contacts/ContactsRepo.js"
+import { AuthenticationLive } from "./Http/Authentication.js"
+import { decodeFailures, errorEnvelope } from "./Http/Envelope.js"
+import { routeTable } from "./Http/Routes.js"
+import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
+import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
+
+export const OPENAPI_PATH = "/api/v1/openapi.json"
+export const DOCS_PATH = "/docs"
+
+const routes = routeTable(Api, [
+  { method: "GET", path: OPENAPI_PATH },
+  { method: "GET", path: DOCS_PATH }
+])
+
+const groups = Layer.mergeAll(
+  ClientsHttp.pipe(Layer.provide(ClientsRepo.Default)),
+  ContactsHttp.pipe(Layer.provide(ContactsRepo.Default)),
+  ProjectsHttp.pipe(Layer.provide(ProjectsRepo.Default))
+).pipe(Layer.provide(AuthenticationLive))
+
+/** The HttpApi implementation: every group, the decode-failure mapping, OpenAPI and the docs page. */
+export const ApiLive = Layer.mergeAll(
+  HttpApiBuilder.api(Api).pipe(Layer.provide(groups)),
+  HttpApiBuilder.middleware(Api, decodeFailures(routes))
+)
+
+/**
+ * Serves the HttpApi with the error envelope outermost. (HttpApiBuilder.serve's own middleware runs
+ * after the response is written, too late to answer unknown routes or to set X-Request-Id.)
+ */
+const serve = Layer.unwrapEffect(
+  Effect.map(HttpApiBuilder.httpApp, (app) => HttpServer.serve(errorEnvelope(routes)(app)))
+).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+
+/** The HTTP server on a port, with the error envelope outermost. Needs the SQL client. */
+export const serverLayer = (options: { readonly port: number; readonly host: string }) =>
+  serve.pipe(
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
+    Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
+    Layer.provide(ApiLive),
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+  )

@@ -1,0 +1,68 @@
+import type { SqlError } from "@effect/sql/SqlError"
+import { Conflict, type InvalidRequest, linkedRecordNotFound } from "@bizops/domain"
+import { Effect, Predicate } from "effect"
+
+/** What a constraint of ours stands for, in the API's words. */
+const LINKS: Record<string, { readonly field: string; readonly what: string }> = {
+  clients_business_fk: { field: "businessId", what: "business" },
+  contacts_client_fk: { field: "clientId", what: "client" },
+  projects_client_fk: { field: "clientId", what: "client" },
+  projects_business_fk: { field: "businessId", what: "business" }
+}
+
+const UNIQUES: Record<string, string> = {
+  contacts_email_per_client: "Another contact of this client has this email",
+  contacts_one_primary: "Another request made a different contact of this client primary at the same time; retry"
+}
+
+interface PgError {
+  readonly code: string
+  readonly constraint?: string
+  readonly message: string
+}
+
+const pgErrorOf = (error: SqlError): PgError | undefined => {
+  const cause = error.cause
+  return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" && Predicate.hasProperty(cause, "message") &&
+      typeof cause.message === "string"
+    ? {
+      code: cause.code,
+      message: cause.message,
+      ...(Predicate.hasProperty(cause, "constraint") && typeof cause.constraint === "string" ? { constraint: cause.constraint } : {})
+    }
+    : undefined
+}
+
+/**
+ * Turns the constraint violations that a client's request can cause into the contract's answers;
+ * anything else stays a defect (500). Foreign keys: a write that names another organization's (or
+ * no) record is 400 linked_record_not_found; a delete of a record others point at is 409
+ * record_has_dependents. Unique indexes: 409 duplicate_record.
+ */
+const isSqlError = (u: unknown): u is SqlError => Predicate.isTagged(u, "SqlError")
+
+export const refuseViolations = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchIf(
+    effect,
+    (e: E): e is Extract<E, SqlError> => isSqlError(e),
+    (error): Effect.Effect<never, InvalidRequest | Conflict> => {
+      const pgError = pgErrorOf(error)
+      const constraint = pgError?.constraint
+      if (pgError?.code === "23503" && constraint !== undefined && LINKS[constraint]) {
+        if (pgError.message.startsWith("update or delete on table")) {
+          return Effect.fail(
+            new Conflict({
+              message: "Other records point at this record; delete or move them first",
+              details: { code: "record_has_dependents" }
+            })
+          )
+        }
+        const link = LINKS[constraint]
+        return Effect.fail(linkedRecordNotFound(link.field, link.what))
+      }
+      if (pgError?.code === "23505" && constraint !== undefined && UNIQUES[constraint]) {
+        return Effect.fail(new Conflict({ message: UNIQUES[constraint], details: { code: "duplicate_record" } }))
+      }
+      return Effect.die(error)
+    }
+  )

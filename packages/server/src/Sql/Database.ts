@@ -1,0 +1,45 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Option, Redacted, String } from "effect"
+import pg from "pg"
+import { AppConfig } from "../Config.js"
+import { startEmbedded } from "./Embedded.js"
+
+const DATE_OID = 1082
+const INT8_OID = 20
+const NUMERIC_OID = 1700
+
+/**
+ * Column values as the API wants them: `date` stays a `YYYY-MM-DD` string (never a local-midnight
+ * Date), `bigint` (money in minor units, counts) and `numeric` become numbers.
+ */
+export const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === DATE_OID) return (value: string) => value
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value)
+    return format === "binary" ? pg.types.getTypeParser(oid, "binary") : pg.types.getTypeParser(oid, "text")
+  }) as pg.CustomTypesConfig["getTypeParser"]
+}
+
+/** The SQL client on a connection URL; names are camelCase in TypeScript and snake_case in SQL. */
+export const sqlClientLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
+  PgClient.layer({
+    url,
+    types: pgTypes,
+    maxConnections: options?.maxConnections ?? 20,
+    transformResultNames: String.snakeToCamel,
+    transformQueryNames: String.camelToSnake,
+    applicationName: "bizops-api"
+  })
+
+/** `DATABASE_URL` when set; otherwise the embedded PostgreSQL, started for the life of the layer. */
+export const DatabaseUrlLive = Effect.gen(function*() {
+  const config = yield* AppConfig
+  if (Option.isSome(config.databaseUrl)) return config.databaseUrl.value
+  const server = yield* startEmbedded(config.dataDir)
+  yield* Effect.logInfo(`Embedded PostgreSQL on 127.0.0.1:${server.port}, data in ${config.dataDir}`)
+  return Redacted.make(server.url("postgres"))
+})
+
+export const DatabaseLive = Layer.unwrapScoped(Effect.map(DatabaseUrlLive, (url) => sqlClientLayer(url)))
+
+export const isEmbedded = Effect.map(AppConfig, (config) => Option.isNone(config.databaseUrl))

@@ -1,0 +1,34 @@
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import foundation from "./migrations/0001_foundation.js"
+
+/** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
+export const migrations = Migrator.fromRecord({
+  "0001_foundation": foundation
+})
+
+/** Any constant: the key of the advisory lock that serializes migrations across instances. */
+const MIGRATION_LOCK = 4_242_001
+
+const runMigrator = Migrator.make({})
+
+/**
+ * Runs the pending migrations at start. The whole run holds a transaction-scoped advisory lock, so
+ * several instances starting together migrate once and the others wait, then find nothing to do.
+ */
+export const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.all([
+      sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
+      // The Migrator's own "does the table exist" probe fails a statement when it does not, which
+      // would abort this transaction; so the table (the Migrator's own shape) is made here first.
+      sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+        migration_id integer PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        name text NOT NULL
+      )`,
+      runMigrator({ loader: migrations, table: "schema_migrations" })
+    ]).pipe(Effect.map(([, , done]) => done))
+  )
+}).pipe(Effect.withSpan("migrate"))

@@ -1,0 +1,7 @@
+export * from "./Access/AccessRepo.js"
+export * from "./Access/ApiKeys.js"
+export * from "./Config.js"
+export * from "./Server.js"
+export * from "./Sql/Database.js"
+export * from "./Sql/Embedded.js"
+export * from "./Sql/Migrations.js"

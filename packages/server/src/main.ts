@@ -1,0 +1,22 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { bootstrapDemo } from "./Bootstrap.js"
+import { AppConfig, AppConfigLive } from "./Config.js"
+import { DatabaseLive } from "./Sql/Database.js"
+import { migrate } from "./Sql/Migrations.js"
+import { serverLayer } from "./Server.js"
+
+const main = Effect.gen(function*() {
+  const config = yield* AppConfig
+  yield* migrate
+  yield* bootstrapDemo
+  return yield* Layer.launch(serverLayer({ port: config.port, host: config.host }))
+})
+
+main.pipe(
+  Effect.provide(DatabaseLive),
+  Effect.provide(AppConfigLive),
+  Effect.provide(Logger.minimumLogLevel(LogLevel.Info)),
+  Effect.scoped,
+  NodeRuntime.runMain
+)
