@@ -48,5 +48,5 @@ export const serverLayer = (options: { readonly port: number; readonly host: str
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
   )

@@ -50,6 +50,26 @@ export class Client extends Schema.Class<Client>("Client")({
   updatedAt: DateTime
 }) {}
 
+export const DEFAULT_TAX_SETTINGS: TaxSettings = { defaultTaxable: false, overrideTaxRate: false, taxRate: null }
+
+/**
+ * The tax settings after a request: the input's fields over the current ones. An override needs a
+ * rate: `overrideTaxRate: true` with `taxRate: null` is refused, with the reason.
+ */
+export const mergeTaxSettings = (
+  current: TaxSettings,
+  input: TaxSettingsInput | undefined
+): Either.Either<TaxSettings, string> => {
+  const settings: TaxSettings = {
+    defaultTaxable: input?.defaultTaxable ?? current.defaultTaxable,
+    overrideTaxRate: input?.overrideTaxRate ?? current.overrideTaxRate,
+    taxRate: input?.taxRate === undefined ? current.taxRate : input.taxRate
+  }
+  return settings.overrideTaxRate && settings.taxRate === null
+    ? Either.left("taxSettings.taxRate is required when taxSettings.overrideTaxRate is true")
+    : Either.right(settings)
+}
+
 export const ClientCreate = Schema.Struct({
   name: ClientName,
   status: Schema.optional(ClientStatus),
@@ -59,7 +79,13 @@ export const ClientCreate = Schema.Struct({
   invoiceRemindersEnabled: Schema.optional(Schema.Boolean),
   attachInvoicePdf: Schema.optional(Schema.Boolean),
   attachReceiptPdf: Schema.optional(Schema.Boolean)
-}).annotations({ ...strict, identifier: "ClientCreate" })
+}).pipe(
+  Schema.filter((c) =>
+    Either.isRight(mergeTaxSettings(DEFAULT_TAX_SETTINGS, c.taxSettings)) ||
+    { path: ["taxSettings", "taxRate"], message: "is required when taxSettings.overrideTaxRate is true" }
+  ),
+  Schema.annotations({ ...strict, identifier: "ClientCreate" })
+)
 export type ClientCreate = typeof ClientCreate.Type
 
 export const ClientUpdate = Schema.Struct({
@@ -80,22 +106,3 @@ export const ClientListParams = Schema.Struct({
 
 export const ClientList = ListOf(Client, "ClientList")
 
-export const DEFAULT_TAX_SETTINGS: TaxSettings = { defaultTaxable: false, overrideTaxRate: false, taxRate: null }
-
-/**
- * The tax settings after a request: the input's fields over the current ones. An override needs a
- * rate: `overrideTaxRate: true` with `taxRate: null` is refused, with the reason.
- */
-export const mergeTaxSettings = (
-  current: TaxSettings,
-  input: TaxSettingsInput | undefined
-): Either.Either<TaxSettings, string> => {
-  const settings: TaxSettings = {
-    defaultTaxable: input?.defaultTaxable ?? current.defaultTaxable,
-    overrideTaxRate: input?.overrideTaxRate ?? current.overrideTaxRate,
-    taxRate: input?.taxRate === undefined ? current.taxRate : input.taxRate
-  }
-  return settings.overrideTaxRate && settings.taxRate === null
-    ? Either.left("taxSettings.taxRate is required when taxSettings.overrideTaxRate is true")
-    : Either.right(settings)
-}

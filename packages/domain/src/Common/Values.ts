@@ -21,7 +21,14 @@ const isCalendarDate = (s: string): boolean => {
 /** A calendar date, `YYYY-MM-DD`. */
 export const DateOnly = Schema.String.pipe(
   Schema.filter(isCalendarDate, { message: () => "must be a date in the form YYYY-MM-DD" })
-).annotations({ identifier: "Date", format: "date", description: "YYYY-MM-DD" })
+).annotations({
+  identifier: "Date",
+  format: "date",
+  description: "YYYY-MM-DD",
+  arbitrary: () => (fc) =>
+    fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2199-12-31T00:00:00Z"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10))
+})
 export type DateOnly = typeof DateOnly.Type
 
 /** An ISO 8601 UTC timestamp with milliseconds on output; any ISO 8601 date-time on input. */
@@ -35,36 +42,56 @@ export const DateTimeParam = Schema.String.pipe(
   Schema.transform(Schema.DateFromSelf, { strict: true, decode: (s) => new Date(s), encode: (d) => d.toISOString() })
 )
 
+/**
+ * Text that PostgreSQL can store and give back unchanged: no NUL character and no lone UTF-16
+ * surrogate (Node would write U+FFFD in its place, so the value would not read back equal).
+ */
+export const Text = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000") && s.isWellFormed(), {
+    message: () => "must be valid Unicode text without NUL characters"
+  })
+)
+
 /** A string bounded in length, with a clear message. */
 export const BoundedString = (min: number, max: number) =>
-  Schema.String.pipe(
+  Text.pipe(
     Schema.minLength(min, { message: () => min === 1 ? "must not be empty" : `must be at least ${min} characters` }),
     Schema.maxLength(max, { message: () => `must be at most ${max} characters` })
   )
 
 export const MaxString = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `must be at most ${max} characters` }))
+  Text.pipe(Schema.maxLength(max, { message: () => `must be at most ${max} characters` }))
 
-export const Email = Schema.String.pipe(
+const emailPart = (fc: typeof import("effect/FastCheck"), max: number) =>
+  fc.string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789-_".split("")), minLength: 1, maxLength: max })
+
+export const Email = Text.pipe(
   Schema.maxLength(320, { message: () => "must be at most 320 characters" }),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
-).annotations({ format: "email" })
+).annotations({
+  format: "email",
+  arbitrary: () => (fc) =>
+    fc.tuple(emailPart(fc, 20), emailPart(fc, 20), fc.constantFrom("com", "io", "studio")).map(([l, d, t]) => `${l}@${d}.${t}`)
+})
 
-/** A percentage, 0..100. */
+/** A percentage, 0..100, with at most 4 decimal places (8.875 is a real sales-tax rate). */
 export const Percent = Schema.Number.pipe(
   Schema.finite({ message: () => "must be a finite number" }),
-  Schema.between(0, 100, { message: () => "must be between 0 and 100" })
-)
+  Schema.between(0, 100, { message: () => "must be between 0 and 100" }),
+  Schema.filter((n) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6, {
+    message: () => "must have at most 4 decimal places"
+  })
+).annotations({ arbitrary: () => (fc) => fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10_000) })
 
 /** A non-negative amount of money with at most two fraction digits (the organization's currency). */
 export const MoneyAmount = Schema.Number.pipe(
   Schema.finite({ message: () => "must be a finite number" }),
   Schema.greaterThanOrEqualTo(0, { message: () => "must be 0 or more" }),
   Schema.lessThanOrEqualTo(9_000_000_000_000, { message: () => "is too large" }),
-  Schema.filter((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, {
+  Schema.filter((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, {
     message: () => "must have at most 2 decimal places"
   })
-)
+).annotations({ arbitrary: () => (fc) => fc.integer({ min: 0, max: 100_000_000_000 }).map((minor) => minor / 100) })
 
 /** A positive whole number written in a query string: digits only. */
 export const IntFromString = Schema.String.pipe(

@@ -1,0 +1,89 @@
+import { HttpServer } from "@effect/platform"
+import { ALL_SCOPES } from "@bizops/domain"
+import { AccessRepo, migrate, serverLayer, sqlClientLayer } from "@bizops/server"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import pg from "pg"
+import { inject } from "vitest"
+
+export interface Organization {
+  readonly organizationId: string
+  readonly businessId: string
+  readonly apiKey: string
+  readonly apiKeyId: string
+}
+
+export interface TestServerShape {
+  /** `http://127.0.0.1:PORT` of the real server under test. */
+  readonly baseUrl: string
+  /** The fresh database of this test file. */
+  readonly databaseUrl: string
+  /** A new organization with an API key of the given scopes (all scopes by default). */
+  readonly organization: (scopes?: ReadonlyArray<string>) => Effect.Effect<Organization>
+  /** Revokes an API key. */
+  readonly revokeKey: (id: string) => Effect.Effect<void>
+}
+
+export class TestServer extends Context.Tag("@bizops/testkit/TestServer")<TestServer, TestServerShape>() {}
+
+const withClient = <A>(url: string, f: (client: pg.Client) => Promise<A>) =>
+  Effect.promise(async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return await f(client)
+    } finally {
+      await client.end()
+    }
+  })
+
+/** A database of its own for this test file, dropped when the file is done. */
+const freshDatabase = Effect.acquireRelease(
+  Effect.gen(function*() {
+    const adminUrl = inject("databaseAdminUrl")
+    const name = `bizops_test_${randomBytes(6).toString("hex")}`
+    yield* withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+    const url = new URL(adminUrl)
+    url.pathname = `/${name}`
+    return { adminUrl, name, url: url.toString() }
+  }),
+  ({ adminUrl, name }) => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).pipe(Effect.ignore)
+)
+
+/**
+ * The real server, over real HTTP on an ephemeral loopback port, against a fresh database that the
+ * migrations set up, with fixtures to make organizations and keys.
+ */
+export const TestServerLive = Layer.unwrapScoped(
+  Effect.gen(function*() {
+    const database = yield* freshDatabase
+    const sql = sqlClientLayer(Redacted.make(database.url), { maxConnections: 10 })
+    const migrated = Layer.effectDiscard(migrate)
+    const info = Layer.effect(
+      TestServer,
+      Effect.gen(function*() {
+        const server = yield* HttpServer.HttpServer
+        const access = yield* AccessRepo
+        const address = server.address
+        const port = address._tag === "TcpAddress" ? address.port : 0
+        return {
+          baseUrl: `http://127.0.0.1:${port}`,
+          databaseUrl: database.url,
+          organization: (scopes = ALL_SCOPES) =>
+            Effect.gen(function*() {
+              const org = yield* access.createOrganization(`Test ${randomBytes(3).toString("hex")}`)
+              const key = yield* access.createKey({ organizationId: org.organizationId, scopes })
+              return { ...org, apiKey: key.apiKey, apiKeyId: key.id }
+            }).pipe(Effect.orDie),
+          revokeKey: (id: string) => Effect.asVoid(Effect.orDie(access.revokeKey(id)))
+        }
+      })
+    )
+    return info.pipe(
+      Layer.provide(serverLayer({ port: 0, host: "127.0.0.1" })),
+      Layer.provide(AccessRepo.Default),
+      Layer.provide(migrated),
+      Layer.provide(sql)
+    )
+  })
+)

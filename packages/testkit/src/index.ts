@@ -1,0 +1,2 @@
+export * from "./Http.js"
+export * from "./TestServer.js"
