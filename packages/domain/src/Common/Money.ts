@@ -8,7 +8,10 @@ export const fractionDigits = (currency: string): number =>
   new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
 
 /** Rounds half away from zero to a whole number (Math.round rounds -2.5 to -2; this gives -3). */
-export const roundHalfAwayFromZero = (x: number): number => Math.sign(x) * Math.round(Math.abs(x))
+export const roundHalfAwayFromZero = (x: number): number => {
+  const r = Math.sign(x) * Math.round(Math.abs(x))
+  return r === 0 ? 0 : r // never -0: JSON and equality should not see a sign on zero
+}
 
 /** Major units (12.34) to minor units (1234), exactly for any amount with at most `digits` decimals. */
 export const toMinorUnits = (amount: number, digits = 2): number => {
