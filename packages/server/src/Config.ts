@@ -15,7 +15,10 @@ export class AppConfig extends Context.Tag("@bizops/server/AppConfig")<AppConfig
 
 /** Reads the service's environment (README, "Configuration"). */
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(3000)),
+  port: Config.integer("PORT").pipe(
+    Config.validate({ message: "PORT must be a whole number from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
+    Config.withDefault(3000)
+  ),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   baseUrl: Config.option(Config.string("BASE_URL")),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),

@@ -78,7 +78,7 @@ export const Email = Text.pipe(
 export const Percent = Schema.Number.pipe(
   Schema.finite({ message: () => "must be a finite number" }),
   Schema.between(0, 100, { message: () => "must be between 0 and 100" }),
-  Schema.filter((n) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6, {
+  Schema.filter((n) => Number(n.toFixed(4)) === n, {
     message: () => "must have at most 4 decimal places"
   })
 ).annotations({ arbitrary: () => (fc) => fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10_000) })
@@ -88,7 +88,7 @@ export const MoneyAmount = Schema.Number.pipe(
   Schema.finite({ message: () => "must be a finite number" }),
   Schema.greaterThanOrEqualTo(0, { message: () => "must be 0 or more" }),
   Schema.lessThanOrEqualTo(9_000_000_000_000, { message: () => "is too large" }),
-  Schema.filter((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, {
+  Schema.filter((n) => Number(n.toFixed(2)) === n, {
     message: () => "must have at most 2 decimal places"
   })
 ).annotations({ arbitrary: () => (fc) => fc.integer({ min: 0, max: 100_000_000_000 }).map((minor) => minor / 100) })

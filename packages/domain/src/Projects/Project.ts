@@ -38,7 +38,7 @@ const fields = {
 export const datesInOrder = (p: { readonly startDate?: string | null | undefined; readonly endDate?: string | null | undefined }): boolean =>
   p.startDate == null || p.endDate == null || p.startDate <= p.endDate
 
-const datesMessage = "endDate must be on or after startDate"
+const datesMessage = "must be on or after startDate"
 
 export const ProjectCreate = Schema.Struct({
   name: fields.name,

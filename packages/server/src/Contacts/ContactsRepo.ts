@@ -49,10 +49,17 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    /** Clears the primary flag of a client's other contacts (inside the caller's transaction). */
+    /**
+     * Clears the primary flag of a client's other contacts (inside the caller's transaction). The
+     * client's row is locked first, so concurrent requests that make contacts of one client primary
+     * take turns: the last one wins, none fails.
+     */
     const clearPrimary = (principal: Principal, clientId: string | null, except: string) =>
-      clientId === null ? Effect.void : sql`UPDATE contacts SET is_primary = false, updated_at = now()
-        WHERE organization_id = ${principal.organizationId} AND client_id = ${clientId} AND is_primary AND id <> ${except}`
+      clientId === null ? Effect.void : Effect.zipRight(
+        sql`SELECT id FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${clientId} FOR UPDATE`,
+        sql`UPDATE contacts SET is_primary = false, updated_at = now()
+          WHERE organization_id = ${principal.organizationId} AND client_id = ${clientId} AND is_primary AND id <> ${except}`
+      )
 
     const list = (
       principal: Principal,

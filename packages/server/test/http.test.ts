@@ -1,0 +1,100 @@
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Api } from "@bizops/domain"
+import { get, post, request, TestServer, TestServerLive } from "@bizops/testkit"
+import { Effect } from "effect"
+
+const NIL = "00000000-0000-4000-8000-000000000000"
+
+const expectEnvelope = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
+  expect(res.status).toBe(status)
+  expect(res.body.error.code).toBe(code)
+  expect(typeof res.body.error.message).toBe("string")
+  expect(res.body.error.requestId).toBe(res.headers.get("x-request-id"))
+}
+
+layer(TestServerLive)("http", (it) => {
+  it.effect("unknown routes are 404 with the envelope, inside and outside /api/v1", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      expectEnvelope(yield* get("/api/v1/nothing-here", { key: org.apiKey }), 404, "not_found")
+      expectEnvelope(yield* get("/nope"), 404, "not_found")
+      expectEnvelope(yield* get(`/api/v1/clients/${NIL}/extra`, { key: org.apiKey }), 404, "not_found")
+    }))
+
+  it.effect("a known path with another method is 405 with Allow", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      const put = yield* request("PUT", "/api/v1/clients", { key: org.apiKey, json: {} })
+      expectEnvelope(put, 405, "method_not_allowed")
+      expect(put.headers.get("allow")).toBe("GET, POST")
+      const item = yield* request("POST", `/api/v1/contacts/${NIL}`, { key: org.apiKey, json: {} })
+      expectEnvelope(item, 405, "method_not_allowed")
+      expect(item.headers.get("allow")).toBe("GET, PATCH, DELETE")
+    }))
+
+  it.effect("a body over 1 MiB is 413 and creates nothing", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      const big = JSON.stringify({ name: "A", notes: "x".repeat(1024 * 1024 + 10) })
+      expectEnvelope(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: big, headers: { "content-type": "application/json" } }), 413, "payload_too_large")
+      expect((yield* get("/api/v1/clients", { key: org.apiKey })).body.pagination.total).toBe(0)
+    }))
+
+  it.effect("X-Request-Id: a valid client id is kept, anything else is replaced", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      const ok = yield* get("/api/v1/clients", { key: org.apiKey, headers: { "x-request-id": "trace-123/abc" } })
+      expect(ok.headers.get("x-request-id")).toBe("trace-123/abc")
+      const failed = yield* get("/api/v1/clients", { headers: { "x-request-id": "trace-456" } })
+      expectEnvelope(failed, 401, "unauthorized")
+      expect(failed.body.error.requestId).toBe("trace-456")
+      for (const bad of ["has space", "x".repeat(201), "é"]) {
+        const res = yield* get("/api/v1/clients", { key: org.apiKey, headers: { "x-request-id": encodeURI(bad) === bad ? bad : "has space" } })
+        expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/)
+      }
+      const generated = yield* get("/api/v1/clients", { key: org.apiKey })
+      expect(generated.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/)
+    }))
+
+  it.effect("the OpenAPI document and the docs page need no credentials", () =>
+    Effect.gen(function*() {
+      const spec = yield* get("/api/v1/openapi.json")
+      expect(spec.status).toBe(200)
+      expect(spec.body.openapi).toMatch(/^3\./)
+      expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(["/api/v1/clients", "/api/v1/clients/{id}", "/api/v1/contacts", "/api/v1/projects/{id}"]))
+      expect(spec.body.components.securitySchemes).toHaveProperty("apiKey")
+      expect(spec.text).not.toContain("HttpApiDecodeError")
+      const docs = yield* get("/docs")
+      expect(docs.status).toBe(200)
+      expect(docs.headers.get("content-type")).toContain("text/html")
+    }))
+
+  it.effect("another TypeScript service derives a typed client from the domain package", () =>
+    Effect.gen(function*() {
+      const server = yield* TestServer
+      const org = yield* server.organization()
+      const client = yield* HttpApiClient.make(Api, {
+        baseUrl: server.baseUrl,
+        transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", org.apiKey))
+      })
+      const created = yield* client.clients.create({ payload: { name: "Typed Co", status: "qualified" } })
+      expect(created.status).toBe("qualified")
+      const fetched = yield* client.clients.get({ path: { id: created.id } })
+      expect(fetched.name).toBe("Typed Co")
+      expect(fetched.createdAt).toBeInstanceOf(Date)
+      const leads = yield* client.clients.list({ urlParams: { status: "qualified" } })
+      expect(leads.data.map((c) => c.id)).toEqual([created.id])
+      const missing = yield* Effect.flip(client.clients.get({ path: { id: created.id.replace(/^.{8}/, "00000000") as typeof created.id } }))
+      expect(missing._tag).toBe("NotFound")
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.effect("a body that is not JSON is 400, with or without a content type", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      expectEnvelope(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: "not json" }), 400, "invalid_request")
+      expectEnvelope(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: "<xml/>", headers: { "content-type": "application/xml" } }), 400, "invalid_request")
+      expectEnvelope(yield* post("/api/v1/clients", "a string", { key: org.apiKey }), 400, "invalid_request")
+      expectEnvelope(yield* post("/api/v1/clients", null, { key: org.apiKey }), 400, "invalid_request")
+    }))
+})
