@@ -1,19 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ClientCreate } from "@bizops/domain"
-import { del, get, patch, post, request, TestServer, TestServerLive } from "@bizops/testkit"
+import { Arbitraries, del, expectError, get, NIL, patch, post, request, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect, Schema } from "effect"
-import * as Arbitrary from "effect/Arbitrary"
-
-const NIL = "00000000-0000-4000-8000-000000000000"
-
-/** Every error body is the envelope, its requestId equal to the X-Request-Id header. */
-const expectError = (res: { status: number; headers: Headers; body: any }, status: number, code: string, detail?: string) => {
-  expect(res.status).toBe(status)
-  expect(res.body.error.code).toBe(code)
-  expect(typeof res.body.error.message).toBe("string")
-  expect(res.body.error.requestId).toBe(res.headers.get("x-request-id"))
-  if (detail !== undefined) expect(res.body.error.details?.code).toBe(detail)
-}
 
 layer(TestServerLive)("clients", (it) => {
   it.effect("create, get, update, list and delete a client", () =>
@@ -188,7 +176,7 @@ layer(TestServerLive)("clients", (it) => {
 
   it.effect.prop(
     "every schema-valid create body is accepted and read back equal",
-    [Arbitrary.make(ClientCreate)],
+    [Arbitraries.clientCreate],
     ([body]) =>
       Effect.gen(function*() {
         const org = yield* (yield* TestServer).organization()

@@ -1,28 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ContactCreate, ContactUpdate } from "@bizops/domain"
-import { del, get, patch, post, request, TestServer, TestServerLive } from "@bizops/testkit"
+import { Arbitraries, del, expectError, expectInvalid, get, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect, FastCheck, Schema } from "effect"
-import * as Arbitrary from "effect/Arbitrary"
-
-const NIL = "00000000-0000-4000-8000-000000000000"
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-
-/** Every error body is the envelope, its requestId equal to the X-Request-Id header. */
-const expectError = (res: { status: number; headers: Headers; body: any }, status: number, code: string, detail?: string) => {
-  expect(res.status).toBe(status)
-  expect(res.body.error.code).toBe(code)
-  expect(typeof res.body.error.message).toBe("string")
-  expect(res.body.error.requestId).toBe(res.headers.get("x-request-id"))
-  if (detail !== undefined) expect(res.body.error.details?.code).toBe(detail)
-}
-
-/** A 400 invalid_payload whose first issue names `field`. */
-const expectInvalid = (res: { status: number; headers: Headers; body: any }, field: string) => {
-  expectError(res, 400, "invalid_request", "invalid_payload")
-  expect(Array.isArray(res.body.error.details.issues)).toBe(true)
-  expect(res.body.error.details.issues[0].path[0]).toBe(field)
-  expect(typeof res.body.error.details.issues[0].message).toBe("string")
-}
 
 const newClient = (key: string, name = "Client") =>
   Effect.map(post("/api/v1/clients", { name }, { key }), (res) => {
@@ -504,7 +483,7 @@ layer(TestServerLive)("contacts", (it) => {
 
   it.effect.prop(
     "every schema-valid create body is accepted and read back equal",
-    [Arbitrary.make(ContactCreate), FastCheck.boolean()],
+    [Arbitraries.contactCreate, FastCheck.boolean()],
     ([body, withClient]) =>
       Effect.gen(function*() {
         const org = yield* (yield* TestServer).organization()

@@ -1,35 +1,26 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Api } from "@bizops/domain"
-import { get, post, request, TestServer, TestServerLive } from "@bizops/testkit"
+import { expectError, get, NIL, post, request, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
-
-const NIL = "00000000-0000-4000-8000-000000000000"
-
-const expectEnvelope = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status)
-  expect(res.body.error.code).toBe(code)
-  expect(typeof res.body.error.message).toBe("string")
-  expect(res.body.error.requestId).toBe(res.headers.get("x-request-id"))
-}
 
 layer(TestServerLive)("http", (it) => {
   it.effect("unknown routes are 404 with the envelope, inside and outside /api/v1", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      expectEnvelope(yield* get("/api/v1/nothing-here", { key: org.apiKey }), 404, "not_found")
-      expectEnvelope(yield* get("/nope"), 404, "not_found")
-      expectEnvelope(yield* get(`/api/v1/clients/${NIL}/extra`, { key: org.apiKey }), 404, "not_found")
+      expectError(yield* get("/api/v1/nothing-here", { key: org.apiKey }), 404, "not_found")
+      expectError(yield* get("/nope"), 404, "not_found")
+      expectError(yield* get(`/api/v1/clients/${NIL}/extra`, { key: org.apiKey }), 404, "not_found")
     }))
 
   it.effect("a known path with another method is 405 with Allow", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
       const put = yield* request("PUT", "/api/v1/clients", { key: org.apiKey, json: {} })
-      expectEnvelope(put, 405, "method_not_allowed")
+      expectError(put, 405, "method_not_allowed")
       expect(put.headers.get("allow")).toBe("GET, POST")
       const item = yield* request("POST", `/api/v1/contacts/${NIL}`, { key: org.apiKey, json: {} })
-      expectEnvelope(item, 405, "method_not_allowed")
+      expectError(item, 405, "method_not_allowed")
       expect(item.headers.get("allow")).toBe("GET, PATCH, DELETE")
     }))
 
@@ -37,7 +28,7 @@ layer(TestServerLive)("http", (it) => {
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
       const big = JSON.stringify({ name: "A", notes: "x".repeat(1024 * 1024 + 10) })
-      expectEnvelope(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: big, headers: { "content-type": "application/json" } }), 413, "payload_too_large")
+      expectError(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: big, headers: { "content-type": "application/json" } }), 413, "payload_too_large")
       expect((yield* get("/api/v1/clients", { key: org.apiKey })).body.pagination.total).toBe(0)
     }))
 
@@ -47,7 +38,7 @@ layer(TestServerLive)("http", (it) => {
       const ok = yield* get("/api/v1/clients", { key: org.apiKey, headers: { "x-request-id": "trace-123/abc" } })
       expect(ok.headers.get("x-request-id")).toBe("trace-123/abc")
       const failed = yield* get("/api/v1/clients", { headers: { "x-request-id": "trace-456" } })
-      expectEnvelope(failed, 401, "unauthorized")
+      expectError(failed, 401, "unauthorized")
       expect(failed.body.error.requestId).toBe("trace-456")
       for (const bad of ["has space", "x".repeat(201), "é"]) {
         const res = yield* get("/api/v1/clients", { key: org.apiKey, headers: { "x-request-id": encodeURI(bad) === bad ? bad : "has space" } })
@@ -92,9 +83,9 @@ layer(TestServerLive)("http", (it) => {
   it.effect("a body that is not JSON is 400, with or without a content type", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      expectEnvelope(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: "not json" }), 400, "invalid_request")
-      expectEnvelope(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: "<xml/>", headers: { "content-type": "application/xml" } }), 400, "invalid_request")
-      expectEnvelope(yield* post("/api/v1/clients", "a string", { key: org.apiKey }), 400, "invalid_request")
-      expectEnvelope(yield* post("/api/v1/clients", null, { key: org.apiKey }), 400, "invalid_request")
+      expectError(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: "not json" }), 400, "invalid_request")
+      expectError(yield* request("POST", "/api/v1/clients", { key: org.apiKey, raw: "<xml/>", headers: { "content-type": "application/xml" } }), 400, "invalid_request")
+      expectError(yield* post("/api/v1/clients", "a string", { key: org.apiKey }), 400, "invalid_request")
+      expectError(yield* post("/api/v1/clients", null, { key: org.apiKey }), 400, "invalid_request")
     }))
 })

@@ -1,2 +1,4 @@
+export * as Arbitraries from "./Arbitraries.js"
+export * from "./Assertions.js"
 export * from "./Http.js"
 export * from "./TestServer.js"
