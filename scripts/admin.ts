@@ -9,7 +9,7 @@
  * It works on DATABASE_URL; unset, on the embedded PostgreSQL that a running server started under
  * DATA_DIR, or, while no server runs, on that PostgreSQL started for the command.
  */
-import { AccessRepo, AppConfig, AppConfigLive, embeddedServerAt, migrate, runningEmbeddedPort, sqlClientLayer, startEmbedded, UnknownScope } from "@bizops/server"
+import { AccessRepo, AppConfig, AppConfigLive, embeddedServerAt, migrate, runningEmbeddedPort, databaseLayer, startEmbedded, UnknownScope } from "@bizops/server"
 import { Data, Effect, Layer, Logger, LogLevel, Option, Redacted, Schema } from "effect"
 import { connect } from "node:net"
 
@@ -99,13 +99,13 @@ const canConnect = (port: number) =>
 const database = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
-    if (Option.isSome(config.databaseUrl)) return sqlClientLayer(config.databaseUrl.value, { maxConnections: 2 })
+    if (Option.isSome(config.databaseUrl)) return databaseLayer(config.databaseUrl.value, { maxConnections: 2 })
     const port = yield* runningEmbeddedPort(config.dataDir)
     if (port !== undefined && (yield* canConnect(port))) {
-      return sqlClientLayer(Redacted.make(embeddedServerAt(port).url("postgres")), { maxConnections: 2 })
+      return databaseLayer(Redacted.make(embeddedServerAt(port).url("postgres")), { maxConnections: 2 })
     }
     const server = yield* startEmbedded(config.dataDir, { quiet: true })
-    return sqlClientLayer(Redacted.make(server.url("postgres")), { maxConnections: 2 })
+    return databaseLayer(Redacted.make(server.url("postgres")), { maxConnections: 2 })
   })
 )
 

@@ -7,7 +7,8 @@ import { ClientsHttp } from "./Clients/ClientsHttp.js"
 import { ClientsRepo } from "./Clients/ClientsRepo.js"
 import { ContactsHttp } from "./Contacts/ContactsHttp.js"
 import { ContactsRepo } from "./Contacts/ContactsRepo.js"
-import { AuthenticationLive } from "./Http/Authentication.js"
+import { AuthenticationLive, Authenticator } from "./Http/Authentication.js"
+import { IdempotencyPurgeLive, IdempotencyStore, makeIdempotency } from "./Http/Idempotency.js"
 import { decodeFailures, errorEnvelope } from "./Http/Envelope.js"
 import { routeTable } from "./Http/Routes.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
@@ -38,7 +39,11 @@ export const ApiLive = Layer.mergeAll(
  * after the response is written, too late to answer unknown routes or to set X-Request-Id.)
  */
 const serve = Layer.unwrapEffect(
-  Effect.map(HttpApiBuilder.httpApp, (app) => HttpServer.serve(errorEnvelope(routes)(app)))
+  Effect.gen(function*() {
+    const app = yield* HttpApiBuilder.httpApp
+    const idempotency = yield* makeIdempotency
+    return HttpServer.serve(errorEnvelope(routes)(idempotency(app)))
+  })
 ).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
 /** The HTTP server on a port, with the error envelope outermost. Needs the SQL client. */
@@ -47,6 +52,8 @@ export const serverLayer = (options: { readonly port: number; readonly host: str
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(ApiLive),
+    Layer.provideMerge(IdempotencyPurgeLive),
+    Layer.provideMerge(Layer.mergeAll(Authenticator.Default, IdempotencyStore.Default)),
     HttpServer.withLogAddress,
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
   )

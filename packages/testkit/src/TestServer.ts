@@ -1,7 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { ALL_SCOPES } from "@bizops/domain"
-import { AccessRepo, migrate, serverLayer, sqlClientLayer } from "@bizops/server"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { AccessRepo, AppConfigLive, databaseLayer, migrate, serverLayer } from "@bizops/server"
+import { type Clock, Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { inject } from "vitest"
@@ -54,10 +54,13 @@ const freshDatabase = Effect.acquireRelease(
  * The real server, over real HTTP on an ephemeral loopback port, against a fresh database that the
  * migrations set up, with fixtures to make organizations and keys.
  */
-export const TestServerLive = Layer.unwrapScoped(
-  Effect.gen(function*() {
+export const makeTestServer = (options?: {
+  /** The clock the server reads (for example a ShiftedClock that a test moves forward). */
+  readonly clock?: Clock.Clock
+}) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
     const database = yield* freshDatabase
-    const sql = sqlClientLayer(Redacted.make(database.url), { maxConnections: 10 })
+    const sql = databaseLayer(Redacted.make(database.url), { maxConnections: 10 })
     const migrated = Layer.effectDiscard(migrate)
     const info = Layer.effect(
       TestServer,
@@ -83,7 +86,10 @@ export const TestServerLive = Layer.unwrapScoped(
       Layer.provide(serverLayer({ port: 0, host: "127.0.0.1" })),
       Layer.provide(AccessRepo.Default),
       Layer.provide(migrated),
-      Layer.provide(sql)
+      Layer.provide(AppConfigLive),
+      Layer.provide(sql),
+      Layer.provide(options?.clock === undefined ? Layer.empty : Layer.setClock(options.clock))
     )
-  })
-)
+  }))
+
+export const TestServerLive = makeTestServer()

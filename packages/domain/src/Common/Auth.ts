@@ -1,6 +1,6 @@
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
-import { ForbiddenResponse, UnauthorizedResponse } from "./Errors.js"
+import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse } from "./Errors.js"
 import type { BusinessId, OrganizationId } from "./Values.js"
 
 /** Who is calling: the organization comes only from the credential. */
@@ -21,7 +21,7 @@ export class CurrentPrincipal extends Context.Tag("@bizops/domain/CurrentPrincip
  * `Authorization: Bearer KEY`; a bearer value that is a JWT is an OAuth access token.
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  failure: Schema.Union(UnauthorizedResponse, ForbiddenResponse),
+  failure: Schema.Union(UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse),
   provides: CurrentPrincipal,
   security: {
     apiKey: HttpApiSecurity.apiKey({ in: "header", key: "x-api-key" }),

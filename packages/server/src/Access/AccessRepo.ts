@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { BusinessId, isKnownScope, OrganizationId, type Principal } from "@bizops/domain"
+import { BusinessId, isKnownScope, OrganizationId, type Principal, type RateWindow } from "@bizops/domain"
 import { Effect, Option } from "effect"
+import { CounterSql } from "../Sql/Database.js"
 import { randomUUID } from "node:crypto"
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from "./ApiKeys.js"
 
@@ -14,12 +15,23 @@ interface KeyRow {
   readonly businessId: string
   readonly scopes: ReadonlyArray<string>
   readonly keyHash: Uint8Array
+  readonly rateLimit: number
+  readonly windowStart: Date
+  readonly count: number
+}
+
+/** A valid key's principal, with its rate-limit window after counting this request. */
+export interface CountedPrincipal {
+  readonly principal: Principal
+  readonly rateLimit: number
+  readonly window: RateWindow
 }
 
 /** Organizations, their default business, and their API keys. */
 export class AccessRepo extends Effect.Service<AccessRepo>()("@bizops/server/AccessRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const counter = yield* CounterSql
 
     const createOrganization = (name: string) =>
       sql.withTransaction(
@@ -74,24 +86,43 @@ export class AccessRepo extends Effect.Service<AccessRepo>()("@bizops/server/Acc
         (rows) => rows.length > 0
       )
 
-    /** The principal of a valid, unrevoked key; none for anything else. */
-    const authenticateKey = (key: string): Effect.Effect<Option.Option<Principal>> => {
+    /**
+     * The principal of a valid, unrevoked key, and its request counted, in one round trip: the key
+     * lookup and the rate-limit upsert are one statement, on the counter pool. Anything that is not
+     * a valid key is none (and counts nothing).
+     */
+    const authenticateKey = (key: string, now: number): Effect.Effect<Option.Option<CountedPrincipal>> => {
       if (!looksLikeApiKey(key)) return Effect.succeed(Option.none())
       const hash = hashApiKey(key)
-      return sql<KeyRow>`
-        SELECT k.id, k.organization_id, b.id AS business_id, k.scopes, k.key_hash
-        FROM api_keys k
-        JOIN businesses b ON b.organization_id = k.organization_id AND b.is_default
-        WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`.pipe(
+      const at = new Date(now)
+      return counter<KeyRow>`
+        WITH k AS (
+          SELECT k.id, k.organization_id, k.scopes, k.rate_limit, k.key_hash, b.id AS business_id
+          FROM api_keys k
+          JOIN businesses b ON b.organization_id = k.organization_id AND b.is_default
+          WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL
+        ), c AS (
+          INSERT INTO rate_limits AS r (bucket, organization_id, window_start, count)
+          SELECT 'key:' || k.id, k.organization_id, ${at}, 1 FROM k
+          ON CONFLICT (bucket) DO UPDATE SET
+            window_start = CASE WHEN r.window_start + interval '1 hour' <= ${at} THEN EXCLUDED.window_start ELSE r.window_start END,
+            count = CASE WHEN r.window_start + interval '1 hour' <= ${at} THEN 1 ELSE r.count + 1 END
+          RETURNING r.window_start, r.count
+        )
+        SELECT k.*, c.window_start, c.count FROM k CROSS JOIN c`.pipe(
         Effect.map((rows) => {
           const row = rows[0]
           if (row === undefined || !sameHash(row.keyHash, hash)) return Option.none()
-          return Option.some<Principal>({
-            organizationId: OrganizationId.make(row.organizationId),
-            businessId: BusinessId.make(row.businessId),
-            scopes: new Set(row.scopes),
-            credentialId: row.id,
-            kind: "api_key"
+          return Option.some<CountedPrincipal>({
+            principal: {
+              organizationId: OrganizationId.make(row.organizationId),
+              businessId: BusinessId.make(row.businessId),
+              scopes: new Set(row.scopes),
+              credentialId: `key:${row.id}`,
+              kind: "api_key"
+            },
+            rateLimit: row.rateLimit,
+            window: { start: row.windowStart.getTime(), count: row.count }
           })
         }),
         Effect.orDie

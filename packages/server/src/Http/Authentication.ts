@@ -1,8 +1,19 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Authentication, Forbidden, type Principal, requiredScope, Unauthorized } from "@bizops/domain"
-import { Effect, FiberRef, Layer, Option } from "effect"
+import {
+  Authentication,
+  decide,
+  Forbidden,
+  type Principal,
+  RateLimited,
+  rateLimitHeaders,
+  recentFailures,
+  requiredScope,
+  Unauthorized
+} from "@bizops/domain"
+import { Clock, Effect, FiberRef, Layer, Option } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import { AccessRepo } from "../Access/AccessRepo.js"
+import { AppConfig } from "../Config.js"
 
 /** The credential a request carries: `x-api-key`, else `Authorization: Bearer`. */
 export const credentialOf = (headers: Readonly<Record<string, string | undefined>>): Option.Option<string> => {
@@ -14,52 +25,109 @@ export const credentialOf = (headers: Readonly<Record<string, string | undefined
   return match === null ? Option.none() : Option.some(match[1])
 }
 
-/**
- * The outcome of authenticating the current request. The middleware's two security schemes (x-api-key
- * and bearer) both read it, so one request is authenticated once.
- */
+/** 401s allowed per client address per minute before that address gets 429 (no database work). */
+export const FAILED_AUTH_LIMIT = 100
+export const FAILED_AUTH_WINDOW_MS = 60_000
+
+type AuthError = Unauthorized | Forbidden | RateLimited
+
+/** The outcome of authenticating the current request, so that one request is authenticated (and counted) once. */
 const Outcome = globalValue(
   Symbol.for("@bizops/server/AuthenticationOutcome"),
-  () => FiberRef.unsafeMake<Option.Option<Effect.Effect<Principal, Unauthorized | Forbidden>>>(Option.none())
+  () => FiberRef.unsafeMake<Option.Option<Effect.Effect<Principal, AuthError>>>(Option.none())
 )
 
-const unauthorized = (message: string) =>
-  Effect.zipRight(
-    HttpApp.appendPreResponseHandler((_, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="api"'))
-    ),
-    Effect.fail(new Unauthorized({ message }))
-  )
+const setHeaders = (headers: Record<string, string>) =>
+  HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
 
-export const AuthenticationLive = Layer.effect(
-  Authentication,
-  Effect.gen(function*() {
+const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  if (trustProxy) {
+    const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
+    if (forwarded !== undefined && forwarded.length > 0) return forwarded
+  }
+  return Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+/**
+ * Authentication, rate limit and scope check: the one mechanism every /api/v1 request goes through.
+ * A key is looked up by its hash and counted in one statement; a request over the key's limit is 429;
+ * a valid credential without the scope is 403. Requests refused with 401 are limited per client
+ * address (100 a minute, then 429) before any database work.
+ */
+export class Authenticator extends Effect.Service<Authenticator>()("@bizops/server/Authenticator", {
+  effect: Effect.gen(function*() {
     const access = yield* AccessRepo
+    const config = yield* AppConfig
+    const failures = new Map<string, ReadonlyArray<number>>()
 
-    const authenticate = Effect.gen(function*() {
+    const failuresOf = (address: string, now: number) => {
+      const recent = recentFailures(failures.get(address) ?? [], now, FAILED_AUTH_WINDOW_MS)
+      if (recent.length === 0) failures.delete(address)
+      else failures.set(address, recent)
+      return recent
+    }
+
+    const unauthorized = (address: string, now: number, message: string) =>
+      Effect.suspend(() => {
+        if (failures.size > 100_000) failures.clear()
+        failures.set(address, [...failuresOf(address, now), now])
+        return Effect.zipRight(
+          setHeaders({ "www-authenticate": "Bearer realm=\"api\"" }),
+          Effect.fail(new Unauthorized({ message }))
+        )
+      })
+
+    const authenticateNow: Effect.Effect<Principal, AuthError, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      const now = yield* Clock.currentTimeMillis
+      const address = clientAddress(request, config.trustProxy)
+      const recent = failuresOf(address, now)
+      if (recent.length >= FAILED_AUTH_LIMIT) {
+        const retryAfter = Math.max(1, Math.ceil((recent[0] + FAILED_AUTH_WINDOW_MS - now) / 1000))
+        yield* setHeaders({ "retry-after": String(retryAfter) })
+        return yield* Effect.fail(new RateLimited({ message: "Too many requests with invalid credentials from this address; retry later", details: { code: "rate_limited" } }))
+      }
       const credential = credentialOf(request.headers)
       if (Option.isNone(credential)) {
-        return yield* unauthorized("Missing credentials: send x-api-key: KEY or Authorization: Bearer KEY")
+        return yield* unauthorized(address, now, "Missing credentials: send x-api-key: KEY or Authorization: Bearer KEY")
       }
-      const principal = yield* access.authenticateKey(credential.value)
-      if (Option.isNone(principal)) return yield* unauthorized("The API key is not valid or has been revoked")
+      const found = yield* access.authenticateKey(credential.value, now)
+      if (Option.isNone(found)) return yield* unauthorized(address, now, "The API key is not valid or has been revoked")
+      const decision = decide(found.value.window, found.value.rateLimit, now)
+      yield* setHeaders(rateLimitHeaders(decision))
+      if (!decision.allowed) {
+        return yield* Effect.fail(
+          new RateLimited({
+            message: `Rate limit of ${decision.limit} requests per hour exceeded; retry in ${decision.resetInSeconds} s`,
+            details: { code: "rate_limited" }
+          })
+        )
+      }
       const q = request.url.indexOf("?")
       const scope = requiredScope(request.method, q === -1 ? request.url : request.url.slice(0, q))
-      if (scope !== undefined && !principal.value.scopes.has(scope)) {
+      if (scope !== undefined && !found.value.principal.scopes.has(scope)) {
         return yield* Effect.fail(new Forbidden({ message: `This credential lacks the scope ${scope}` }))
       }
-      return principal.value
+      return found.value.principal
     })
 
-    const once = Effect.flatMap(FiberRef.get(Outcome), (outcome) =>
-      Option.match(outcome, {
-        onSome: (cached) => cached,
+    /** The current request's principal: authenticated and counted on first use, remembered after. */
+    const authenticate: Effect.Effect<Principal, AuthError, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
+      FiberRef.get(Outcome),
+      Option.match({
+        onSome: (outcome) => outcome,
         onNone: () =>
-          Effect.flatMap(Effect.exit(authenticate), (exit) =>
-            Effect.zipRight(FiberRef.set(Outcome, Option.some(exit)), exit))
-      }))
+          Effect.flatMap(Effect.exit(authenticateNow), (exit) => Effect.zipRight(FiberRef.set(Outcome, Option.some(exit)), exit))
+      })
+    )
 
-    return { apiKey: () => once, bearer: () => once }
-  })
-).pipe(Layer.provide(AccessRepo.Default))
+    return { authenticate } as const
+  }),
+  dependencies: [AccessRepo.Default]
+}) {}
+
+/** The HttpApi middleware: both security schemes (x-api-key, bearer) use the one authenticator. */
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.map(Authenticator, ({ authenticate }) => ({ apiKey: () => authenticate, bearer: () => authenticate }))
+)

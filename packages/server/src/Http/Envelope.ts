@@ -19,7 +19,8 @@ import {
   type ValidationIssue
 } from "@bizops/domain"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Effect, Option, Predicate } from "effect"
+import { Cause, Effect, FiberRef, Option, Predicate } from "effect"
+import { RequestRejected } from "./Idempotency.js"
 import { requestIdFrom } from "./RequestId.js"
 import type { RouteTable } from "./Routes.js"
 
@@ -119,7 +120,7 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): Option.Option<A
  * envelope: unknown routes (404), wrong methods (405 with Allow), malformed JSON and unreadable
  * bodies (400), oversized bodies (413), defects (500, without internals).
  */
-export const errorEnvelope = (routes: RouteTable) => <R>(app: HttpApp.Default<never, R>): HttpApp.Default<never, R> =>
+export const errorEnvelope = (routes: RouteTable) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
@@ -130,7 +131,7 @@ export const errorEnvelope = (routes: RouteTable) => <R>(app: HttpApp.Default<ne
     }
     const response = yield* app.pipe(
       Effect.catchAllCause((cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
         return Option.match(answer(Cause.squash(cause), request, routes, requestId), {
           onSome: Effect.succeed,
           onNone: () =>
@@ -146,7 +147,8 @@ export const errorEnvelope = (routes: RouteTable) => <R>(app: HttpApp.Default<ne
       Effect.locally(CurrentRequestId, requestId),
       HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES))
     )
-    return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+    // A replayed answer keeps the request id it was first given.
+    return response.headers["x-request-id"] === undefined ? HttpServerResponse.setHeader(response, "x-request-id", requestId) : response
   })
 
 const answer = (
@@ -188,8 +190,8 @@ export const decodeFailures = (routes: RouteTable) => (app: HttpApp.Default): Ht
   Effect.catchAllCause(app, (cause) => {
     const error = Cause.squash(cause)
     if (!(error instanceof HttpApiDecodeError)) return Effect.failCause(cause)
-    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    return Effect.zipRight(FiberRef.set(RequestRejected, true), Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       routes.hasMalformedId(pathnameOf(request))
         ? Effect.fail<InvalidRequest | NotFound>(new NotFound({ message: "No such record: the id in the path is not a valid id" }))
-        : Effect.fail<InvalidRequest | NotFound>(validationError(error)))
+        : Effect.fail<InvalidRequest | NotFound>(validationError(error))))
   })

@@ -1,5 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted, String } from "effect"
+import { Context, Effect, Layer, Option, Redacted, String } from "effect"
+import * as Reactivity from "@effect/experimental/Reactivity"
 import pg from "pg"
 import { AppConfig } from "../Config.js"
 import { startEmbedded } from "./Embedded.js"
@@ -31,6 +32,36 @@ export const sqlClientLayer = (url: Redacted.Redacted, options?: { readonly maxC
     applicationName: "bizops-api"
   })
 
+/**
+ * A second, small pool for the statement that authenticates a request and counts it for the rate
+ * limit. A counter needs no durability, so its connections commit without waiting for the disk
+ * (`synchronous_commit = off`); losing the last few counts in a crash is harmless.
+ */
+export class CounterSql extends Context.Tag("@bizops/server/CounterSql")<CounterSql, PgClient.PgClient>() {}
+
+const withOptions = (url: Redacted.Redacted, options: string) => {
+  const parsed = new URL(Redacted.value(url))
+  parsed.searchParams.set("options", options)
+  return Redacted.make(parsed.toString())
+}
+
+export const counterSqlLayer = (url: Redacted.Redacted) =>
+  Layer.scoped(
+    CounterSql,
+    PgClient.make({
+      url: withOptions(url, "-c synchronous_commit=off"),
+      types: pgTypes,
+      maxConnections: 10,
+      transformResultNames: String.snakeToCamel,
+      transformQueryNames: String.camelToSnake,
+      applicationName: "bizops-api-counter"
+    })
+  ).pipe(Layer.provide(Reactivity.layer))
+
+/** Both pools on one database. */
+export const databaseLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
+  Layer.mergeAll(sqlClientLayer(url, options), counterSqlLayer(url))
+
 /** `DATABASE_URL` when set; otherwise the embedded PostgreSQL, started for the life of the layer. */
 export const DatabaseUrlLive = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -40,6 +71,6 @@ export const DatabaseUrlLive = Effect.gen(function*() {
   return Redacted.make(server.url("postgres"))
 })
 
-export const DatabaseLive = Layer.unwrapScoped(Effect.map(DatabaseUrlLive, (url) => sqlClientLayer(url)))
+export const DatabaseLive = Layer.unwrapScoped(Effect.map(DatabaseUrlLive, (url) => databaseLayer(url)))
 
 export const isEmbedded = Effect.map(AppConfig, (config) => Option.isNone(config.databaseUrl))

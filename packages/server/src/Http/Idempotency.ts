@@ -1,0 +1,210 @@
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import {
+  CurrentRequestId,
+  fingerprintInput,
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyKeyReused,
+  InvalidRequest,
+  isReplayable,
+  isValidIdempotencyKey,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  type Principal,
+  RequestInProgress
+} from "@bizops/domain"
+import { Clock, Data, Effect, Either, FiberRef, Layer, Option, Schedule } from "effect"
+import { globalValue } from "effect/GlobalValue"
+import { createHash } from "node:crypto"
+import { Authenticator } from "./Authentication.js"
+
+/**
+ * Set when the request failed validation (its body, query or path did not decode): such an answer is
+ * not stored, so a corrected retry with the same key runs.
+ */
+export const RequestRejected = globalValue(Symbol.for("@bizops/server/RequestRejected"), () => FiberRef.unsafeMake(false))
+
+interface StoredResponse {
+  readonly fingerprint: string
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+/** Thrown through the handler's savepoint so that its writes roll back when its answer is not a success. */
+class NotASuccess extends Data.TaggedError("NotASuccess")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
+
+const pathnameOf = (url: string) => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+const bodyText = (response: HttpServerResponse.HttpServerResponse): Option.Option<{ readonly text: string; readonly contentType?: string }> => {
+  const body = response.body
+  switch (body._tag) {
+    case "Empty":
+      return Option.some({ text: "" })
+    case "Uint8Array":
+      return Option.some({ text: new TextDecoder().decode(body.body), contentType: body.contentType })
+    default:
+      return Option.none()
+  }
+}
+
+const replay = (stored: StoredResponse) => {
+  const headers = { ...stored.headers, "idempotent-replayed": "true" }
+  const contentType = stored.headers["content-type"]
+  return stored.body === ""
+    ? HttpServerResponse.empty({ status: stored.status, headers })
+    : HttpServerResponse.text(stored.body, { status: stored.status, headers, ...(contentType ? { contentType } : {}) })
+}
+
+/** Idempotency records in PostgreSQL, shared by every instance. */
+export class IdempotencyStore extends Effect.Service<IdempotencyStore>()("@bizops/server/IdempotencyStore", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Takes the key for this transaction; false when another request holds it right now. */
+    const claim = (principal: Principal, key: string) =>
+      Effect.map(
+        sql<{ readonly locked: boolean }>`SELECT pg_try_advisory_xact_lock(
+          hashtextextended(${`${principal.organizationId}:${principal.credentialId}:${key}`}, 0)) AS locked`,
+        (rows) => rows[0]?.locked === true
+      )
+
+    const find = (principal: Principal, key: string, now: number) =>
+      Effect.map(
+        sql<StoredResponse>`SELECT fingerprint, status, headers, body FROM idempotency_keys
+          WHERE organization_id = ${principal.organizationId} AND credential_id = ${principal.credentialId}
+            AND key = ${key} AND expires_at > ${new Date(now)}`,
+        (rows) => Option.fromNullable(rows[0])
+      )
+
+    const save = (principal: Principal, key: string, now: number, stored: StoredResponse) =>
+      sql`INSERT INTO idempotency_keys ${
+        sql.insert({
+          organizationId: principal.organizationId,
+          credentialId: principal.credentialId,
+          key,
+          fingerprint: stored.fingerprint,
+          status: stored.status,
+          headers: JSON.stringify(stored.headers),
+          body: stored.body,
+          createdAt: new Date(now),
+          expiresAt: new Date(now + IDEMPOTENCY_TTL_MS)
+        })
+      } ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET
+          fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers,
+          body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`
+
+    /** Removes expired records, in batches. Safe to run on every instance at once. */
+    const purgeExpired = Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      let removed = 0
+      for (;;) {
+        const rows = yield* sql<{ readonly n: number }>`WITH gone AS (
+            DELETE FROM idempotency_keys WHERE ctid IN (
+              SELECT ctid FROM idempotency_keys WHERE expires_at <= ${now} LIMIT 5000)
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`
+        const n = rows[0]?.n ?? 0
+        removed += n
+        if (n < 5000) return removed
+      }
+    })
+
+    return { sql, claim, find, save, purgeExpired } as const
+  })
+}) {}
+
+/**
+ * Idempotency for every POST and PATCH under /api/v1 that carries an Idempotency-Key, as one wrapper
+ * around the HttpApi app (inside the error envelope, so it sees every answer as a response):
+ * the key is claimed with a transaction-scoped advisory lock (a concurrent request with the same key
+ * learns at once that it is running: 409 request_in_progress; a crashed process releases it with its
+ * connection); a stored answer is replayed (same fingerprint) or refused (409 idempotency_key_reused);
+ * otherwise the handler runs inside the same transaction, and its changes and the stored answer
+ * commit together. A handler answer that is not a success rolls its own changes back (savepoint).
+ */
+export const makeIdempotency = Effect.gen(function*() {
+  const store = yield* IdempotencyStore
+  const { authenticate } = yield* Authenticator
+  const sql = store.sql
+
+  return <R>(app: HttpApp.Default<never, R>): HttpApp.Default<InvalidRequest | RequestInProgress | IdempotencyKeyReused, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = request.headers["idempotency-key"]
+      const path = pathnameOf(request.url)
+      if (key === undefined || (request.method !== "POST" && request.method !== "PATCH") || !path.startsWith("/api/v1/")) {
+        return yield* app
+      }
+      const principal = yield* Effect.either(authenticate)
+      // 401, 403 and 429 are answered by the router from the same (remembered) outcome; never stored.
+      if (Either.isLeft(principal)) return yield* app
+      if (!isValidIdempotencyKey(key)) {
+        return yield* Effect.fail(
+          new InvalidRequest({ message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` })
+        )
+      }
+      const text = yield* Effect.either(request.text)
+      // An unreadable body is answered by the router (400 or 413) and not stored.
+      if (Either.isLeft(text)) return yield* app
+      const fingerprint = createHash("sha256").update(fingerprintInput(request.method, path, text.right)).digest("base64url")
+      const requestId = yield* FiberRef.get(CurrentRequestId)
+
+      return yield* sql.withTransaction(
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          if (!(yield* store.claim(principal.right, key))) {
+            return yield* Effect.fail(
+              new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" })
+            )
+          }
+          const existing = yield* store.find(principal.right, key, now)
+          if (Option.isSome(existing)) {
+            if (existing.value.fingerprint !== fingerprint) {
+              return yield* Effect.fail(
+                new IdempotencyKeyReused({
+                  message: "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+                })
+              )
+            }
+            return replay(existing.value)
+          }
+          yield* FiberRef.set(RequestRejected, false)
+          const response = yield* sql.withTransaction(
+            Effect.flatMap(app, (response) =>
+              response.status >= 200 && response.status < 300 ? Effect.succeed(response) : Effect.fail(new NotASuccess({ response })))
+          ).pipe(Effect.catchTag("NotASuccess", (e) => Effect.succeed(e.response)))
+          const rejected = yield* FiberRef.get(RequestRejected)
+          const body = bodyText(response)
+          if (isReplayable(response.status, rejected) && Option.isSome(body)) {
+            yield* store.save(principal.right, key, now, {
+              fingerprint,
+              status: response.status,
+              headers: {
+                ...response.headers,
+                "x-request-id": requestId,
+                ...(body.value.contentType ? { "content-type": body.value.contentType } : {})
+              },
+              body: body.value.text
+            })
+          }
+          return response
+        })
+      ).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+    })
+})
+
+/** Purges expired idempotency records every 15 minutes, on every instance (the delete is idempotent). */
+export const IdempotencyPurgeLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const store = yield* IdempotencyStore
+    yield* store.purgeExpired.pipe(
+      Effect.tap((n) => (n > 0 ? Effect.logInfo(`Purged ${n} expired idempotency records`) : Effect.void)),
+      Effect.catchAllCause((cause) => Effect.logWarning("Idempotency purge failed", cause)),
+      Effect.repeat(Schedule.spaced("15 minutes")),
+      Effect.forkScoped
+    )
+  })
+)

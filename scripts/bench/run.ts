@@ -1,0 +1,533 @@
+/**
+ * `npm run bench`: the service against a hand-written baseline (scripts/bench/baseline.mjs), side by
+ * side, on a fresh PostgreSQL database that is dropped at the end (also on failure and Ctrl-C).
+ *
+ * env:
+ *   DATABASE_URL          server to use (default postgres://postgres@127.0.0.1:5432/postgres); the role needs CREATEDB
+ *   BENCH_SECONDS         measured seconds per run (default 10)
+ *   BENCH_WARMUP_SECONDS  warm-up seconds before every measured run (default 3)
+ *   BENCH_ROUNDS          measured runs per server and scenario, alternating baseline/service (default 2)
+ *   BENCH_CONNECTIONS     autocannon connections (default 10)
+ *   BENCH_SCENARIOS       comma-separated subset of get,list,create (default all)
+ *   BASELINE_POOL_SIZE    the baseline's pg pool size (default 10)
+ *
+ * Each scenario's figure is the BEST round (highest req/s) of each server, with that round's latency.
+ * Exit code: 0 when every measured run got only the expected status; 1 when a run was invalid or the
+ * bench failed; 130 on Ctrl-C. The database is dropped in every case.
+ */
+import { ALL_SCOPES } from "@bizops/domain"
+import * as ServerPkg from "@bizops/server"
+import { AccessRepo, migrate } from "@bizops/server"
+import { Effect, type Layer, Logger, LogLevel, Redacted } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const ROOT = path.resolve(HERE, "../..")
+
+const intEnv = (name: string, fallback: number) => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number >= 0, got ${raw}`)
+  return n
+}
+
+const ADMIN_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
+const SECONDS = intEnv("BENCH_SECONDS", 10)
+const WARMUP_SECONDS = intEnv("BENCH_WARMUP_SECONDS", 3)
+const ROUNDS = Math.max(1, intEnv("BENCH_ROUNDS", 2))
+const CONNECTIONS = Math.max(1, intEnv("BENCH_CONNECTIONS", 10))
+const SEED_CLIENTS = 1000
+
+type ScenarioName = "get" | "list" | "create"
+interface Scenario {
+  readonly name: ScenarioName
+  readonly label: string
+  readonly expectedStatus: number
+}
+const ALL_SCENARIOS: ReadonlyArray<Scenario> = [
+  { name: "get", label: "GET /clients/{id}", expectedStatus: 200 },
+  { name: "list", label: "GET /clients?pageSize=25", expectedStatus: 200 },
+  { name: "create", label: "POST /clients (Idem-Key)", expectedStatus: 201 }
+]
+const wanted = (process.env.BENCH_SCENARIOS ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+const SCENARIOS = wanted.length === 0 ? ALL_SCENARIOS : ALL_SCENARIOS.filter((s) => wanted.includes(s.name))
+if (SCENARIOS.length === 0) throw new Error(`BENCH_SCENARIOS names none of get, list, create`)
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: children stopped, database dropped, temp files removed; once, whatever happens.
+
+const dbName = `bizops_bench_${randomBytes(6).toString("hex")}`
+const benchUrl = (() => {
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${dbName}`
+  return url.toString()
+})()
+let databaseCreated = false
+const children: Array<ChildProcess> = []
+const tempFiles: Array<string> = []
+
+const stopChild = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill("SIGTERM")
+  })
+
+let cleaning: Promise<void> | undefined
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    await Promise.all(children.map(stopChild))
+    for (const file of tempFiles) rmSync(file, { force: true })
+    if (databaseCreated) {
+      const admin = new pg.Client({ connectionString: ADMIN_URL })
+      try {
+        await admin.connect()
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+        log(`dropped database ${dbName}`)
+      } catch (error) {
+        log(`could not drop database ${dbName}: ${String(error)}`)
+      } finally {
+        await admin.end().catch(() => {})
+      }
+    }
+  })())
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`)
+    void cleanup().finally(() => process.exit(130))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database: fresh, migrated, one organization, one all-scopes key, ~1000 clients.
+
+const adminQuery = async <T extends pg.QueryResultRow>(url: string, text: string, values: Array<unknown> = []) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<T>(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * The service's database layer for the setup: both pools (`databaseLayer`: the SQL client and the
+ * counter pool AccessRepo needs) where the server has them, else the one SQL client (`sqlClientLayer`).
+ */
+const setupLayer = (url: Redacted.Redacted) => {
+  const pkg = ServerPkg as unknown as Record<string, unknown>
+  const both = pkg["databaseLayer"] as typeof ServerPkg.sqlClientLayer | undefined
+  return (both ?? ServerPkg.sqlClientLayer)(url, { maxConnections: 2 }) as Layer.Layer<
+    Layer.Layer.Success<ReturnType<typeof ServerPkg.sqlClientLayer>> | AccessRepoNeeds,
+    Layer.Layer.Error<ReturnType<typeof ServerPkg.sqlClientLayer>>
+  >
+}
+type AccessRepoNeeds = Layer.Layer.Context<typeof AccessRepo.Default>
+
+const prepareDatabase = async () => {
+  await adminQuery(ADMIN_URL, `CREATE DATABASE ${dbName}`)
+  databaseCreated = true
+  log(`created database ${dbName}`)
+
+  const setup = Effect.gen(function*() {
+    yield* migrate
+    const access = yield* AccessRepo
+    const org = yield* access.createOrganization("Bench")
+    const key = yield* access.createKey({
+      organizationId: org.organizationId,
+      scopes: ALL_SCOPES,
+      name: "bench",
+      rateLimit: 1_000_000_000
+    })
+    return { ...org, apiKey: key.apiKey, keyId: key.id }
+  }).pipe(
+    Effect.provide(AccessRepo.Default),
+    Effect.provide(setupLayer(Redacted.make(benchUrl))),
+    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+    Effect.scoped
+  )
+  const access = await Effect.runPromise(setup)
+
+  // Varied rows: some leads, some notes, some tax overrides (numeric) and recurring billing (jsonb).
+  const rows = await adminQuery<{ id: string }>(
+    benchUrl,
+    `INSERT INTO clients (id, organization_id, business_id, name, status, notes, tax_override_rate, tax_rate,
+                          recurring_billing, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, $2, 'Client ' || i,
+            (ARRAY['new','contacted','qualified','active','inactive'])[1 + i % 5],
+            CASE WHEN i % 3 = 0 THEN 'Notes about client ' || i END,
+            i % 7 = 0, CASE WHEN i % 7 = 0 THEN 8.25 END,
+            CASE WHEN i % 11 = 0 THEN '{"status":"active","nextBillingDate":"2027-01-01"}'::jsonb END,
+            now() - i * interval '1 minute', now() - i * interval '1 minute'
+     FROM generate_series(1, $3::int) AS i
+     RETURNING id`,
+    [access.organizationId, access.businessId, SEED_CLIENTS]
+  )
+  await adminQuery(benchUrl, "ANALYZE")
+  log(`seeded ${rows.length} clients`)
+  return { ...access, clientIds: rows.map((r) => r.id) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+interface Target {
+  readonly name: "baseline" | "service"
+  readonly url: string
+}
+
+const startServer = (name: Target["name"], command: string, args: Array<string>, env: NodeJS.ProcessEnv) =>
+  new Promise<Target>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+    children.push(child)
+    let output = ""
+    let ready = false
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s:\n${output}`)), 60_000)
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString("utf8")
+      if (!ready) {
+        output += text
+        const match = /Listening on (http:\/\/[^\s"]+)/.exec(output)
+        if (match !== null) {
+          ready = true
+          clearTimeout(timer)
+          resolve({ name, url: match[1] })
+        }
+      } else if (/error|fatal|defect/i.test(text)) {
+        process.stderr.write(`[${name}] ${text}`)
+      }
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", onData)
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer)
+      if (!ready) reject(new Error(`${name} exited (${code ?? signal}) before listening:\n${output}`))
+      else if (!cleaning) log(`${name} exited unexpectedly (${code ?? signal})`)
+    })
+  })
+
+const serverEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PORT: "0",
+  HOST: "127.0.0.1",
+  DATABASE_URL: benchUrl,
+  NODE_ENV: "production"
+})
+
+// ---------------------------------------------------------------------------------------------
+// Correctness before measuring: one request per route, on both servers.
+
+interface Checked {
+  readonly status: number
+  readonly body: any
+  readonly text: string
+  readonly headers: Headers
+}
+
+const call = async (target: Target, apiKey: string, method: string, urlPath: string, body?: unknown, extra?: Record<string, string>): Promise<Checked> => {
+  const response = await fetch(`${target.url}${urlPath}`, {
+    method,
+    headers: {
+      "x-api-key": apiKey,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...extra
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  let parsed: unknown = undefined
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // left undefined: the check below reports it
+  }
+  return { status: response.status, body: parsed, text, headers: response.headers }
+}
+
+const expect = (what: string, ok: boolean, detail: string) => {
+  if (!ok) throw new Error(`check failed: ${what}: ${detail}`)
+}
+
+const checkTarget = async (target: Target, apiKey: string, clientId: string) => {
+  const got = await call(target, apiKey, "GET", `/api/v1/clients/${clientId}`)
+  expect(`${target.name} GET /clients/{id}`, got.status === 200 && got.body?.id === clientId, `${got.status} ${got.text.slice(0, 300)}`)
+  const list = await call(target, apiKey, "GET", "/api/v1/clients?pageSize=25")
+  expect(
+    `${target.name} GET /clients?pageSize=25`,
+    list.status === 200 && Array.isArray(list.body?.data) && list.body.data.length === 25 &&
+      typeof list.body.data[0]?.id === "string" && list.body.pagination?.total >= SEED_CLIENTS,
+    `${list.status} ${list.text.slice(0, 300)}`
+  )
+  const created = await call(target, apiKey, "POST", "/api/v1/clients", { name: `Check ${target.name}` }, {
+    "idempotency-key": `check-${target.name}-${randomBytes(8).toString("hex")}`
+  })
+  expect(
+    `${target.name} POST /clients`,
+    created.status === 201 && typeof created.body?.id === "string" && created.body.name === `Check ${target.name}`,
+    `${created.status} ${created.text.slice(0, 300)}`
+  )
+  const again = await call(target, apiKey, "GET", `/api/v1/clients/${created.body.id}`)
+  expect(`${target.name} GET of the created client`, again.status === 200 && again.body?.id === created.body.id, `${again.status}`)
+  return { got, list, created }
+}
+
+const HEADERS_OF_INTEREST = ["x-request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]
+
+const checkBoth = async (baseline: Target, service: Target, apiKey: string, clientIds: ReadonlyArray<string>) => {
+  // Seed row i = 77 has a numeric tax rate and a jsonb recurringBilling; i = 3 has notes.
+  const richId = clientIds[76]!
+  const notes: Array<string> = []
+  for (const id of [richId, clientIds[2]!]) {
+    const s = await call(service, apiKey, "GET", `/api/v1/clients/${id}`)
+    const b = await call(baseline, apiKey, "GET", `/api/v1/clients/${id}`)
+    if (s.text !== b.text) notes.push(`GET /clients/${id}: bodies differ\n  service : ${s.text}\n  baseline: ${b.text}`)
+  }
+  const sl = await call(service, apiKey, "GET", "/api/v1/clients?pageSize=25")
+  const bl = await call(baseline, apiKey, "GET", "/api/v1/clients?pageSize=25")
+  if (sl.text !== bl.text) notes.push("GET /clients?pageSize=25: bodies differ")
+  const s = await checkTarget(service, apiKey, clientIds[0]!)
+  const b = await checkTarget(baseline, apiKey, clientIds[0]!)
+  const sKeys = Object.keys(s.created.body).join(",")
+  const bKeys = Object.keys(b.created.body).join(",")
+  if (sKeys !== bKeys) notes.push(`POST /clients: fields differ\n  service : ${sKeys}\n  baseline: ${bKeys}`)
+  const missing = HEADERS_OF_INTEREST.filter((h) => !s.got.headers.has(h))
+  if (missing.length > 0) notes.push(`the service does not send ${missing.join(", ")} (the baseline does)`)
+  return notes
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load: autocannon in a child process of its own (load.mjs).
+
+interface RunSummary {
+  readonly requestsPerSec: number
+  readonly requestsTotal: number
+  readonly durationSeconds: number
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly mean: number; readonly max: number }
+  readonly throughputBytesPerSec: number
+  readonly statusCodes: Record<string, number>
+  readonly non2xx: number
+  readonly errors: number
+  readonly timeouts: number
+  readonly resets: number
+}
+
+interface Measured extends RunSummary {
+  readonly target: Target["name"]
+  readonly round: number
+  readonly valid: boolean
+  readonly problems: ReadonlyArray<string>
+  readonly warmup: RunSummary | null
+}
+
+const runLoad = (target: Target, scenario: Scenario, apiKey: string, idsFile: string) =>
+  new Promise<{ warmup: RunSummary | null; measured: RunSummary }>((resolve, reject) => {
+    const config = {
+      url: target.url,
+      apiKey,
+      scenario: scenario.name,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP_SECONDS,
+      seconds: SECONDS,
+      idsFile
+    }
+    const child = spawn(process.execPath, [path.join(HERE, "load.mjs"), JSON.stringify(config)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    children.push(child)
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
+    child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")))
+    child.once("exit", (code, signal) => {
+      children.splice(children.indexOf(child), 1)
+      if (code !== 0) return reject(new Error(`load generator exited (${code ?? signal}): ${err}`))
+      try {
+        resolve(JSON.parse(out.trim().split("\n").pop()!))
+      } catch (error) {
+        reject(new Error(`load generator printed no result: ${out}\n${err}`))
+      }
+    })
+  })
+
+const problemsOf = (run: RunSummary, expectedStatus: number): Array<string> => {
+  const problems: Array<string> = []
+  for (const [code, count] of Object.entries(run.statusCodes)) {
+    if (Number(code) !== expectedStatus) problems.push(`${count} responses with status ${code}`)
+  }
+  if (run.non2xx > 0) problems.push(`${run.non2xx} non-2xx responses`)
+  if (run.errors > 0) problems.push(`${run.errors} errors`)
+  if (run.timeouts > 0) problems.push(`${run.timeouts} timeouts`)
+  if ((run.statusCodes[String(expectedStatus)] ?? 0) === 0) problems.push(`no response with status ${expectedStatus}`)
+  return problems
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1))
+
+const table = (header: Array<string>, rows: Array<Array<string>>) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: Array<string>) => "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ") + " |"
+  const rule = "|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 1) + "-" : "-".repeat(w + 1) + ":")).join("|") + "|"
+  return [line(header), rule, ...rows.map(line)].join("\n")
+}
+
+const machineInfo = async () => {
+  const [{ server_version }] = await adminQuery<{ server_version: string }>(ADMIN_URL, "SHOW server_version")
+  const cpus = os.cpus()
+  return {
+    cpu: cpus[0]?.model.trim() ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    postgres: server_version,
+    date: new Date().toISOString()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const main = async () => {
+  const machine = await machineInfo()
+  log(`${SCENARIOS.length} scenarios x ${ROUNDS} rounds x 2 servers, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s each, ${CONNECTIONS} connections`)
+  const db = await prepareDatabase()
+  const idsFile = path.join(os.tmpdir(), `${dbName}-ids.json`)
+  writeFileSync(idsFile, JSON.stringify(db.clientIds))
+  tempFiles.push(idsFile)
+
+  const [service, baseline] = await Promise.all([
+    startServer("service", path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", "packages/server/src/main.ts"], serverEnv()),
+    startServer("baseline", process.execPath, [path.join(HERE, "baseline.mjs")], serverEnv())
+  ])
+  log(`service on ${service.url}, baseline on ${baseline.url}`)
+
+  const notes = await checkBoth(baseline, service, db.apiKey, db.clientIds)
+  log("checks passed: both servers answer every route with the expected status and the client's id")
+  for (const note of notes) log(`NOTE: ${note}`)
+
+  const results: Array<{ scenario: Scenario; runs: Array<Measured> }> = []
+  for (const scenario of SCENARIOS) {
+    const runs: Array<Measured> = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const target of [baseline, service]) {
+        const { warmup, measured } = await runLoad(target, scenario, db.apiKey, idsFile)
+        const problems = problemsOf(measured, scenario.expectedStatus)
+        runs.push({ ...measured, target: target.name, round, valid: problems.length === 0, problems, warmup })
+        log(
+          `${scenario.name} round ${round} ${target.name.padEnd(8)}: ${fmt(measured.requestsPerSec)} req/s, p50 ${ms(measured.latencyMs.p50)} ms, p99 ${
+            ms(measured.latencyMs.p99)
+          } ms${problems.length > 0 ? `  INVALID: ${problems.join("; ")}` : ""}`
+        )
+      }
+    }
+    results.push({ scenario, runs })
+  }
+
+  const best = (runs: Array<Measured>, target: Target["name"]) =>
+    runs.filter((r) => r.target === target).reduce((a, b) => (b.requestsPerSec > a.requestsPerSec ? b : a))
+
+  const rows = results.map(({ scenario, runs }) => {
+    const b = best(runs, "baseline")
+    const s = best(runs, "service")
+    const invalid = runs.some((r) => !r.valid)
+    return {
+      scenario: scenario.label,
+      baseline: b,
+      service: s,
+      ratio: s.requestsPerSec / b.requestsPerSec,
+      invalid,
+      cells: [
+        scenario.label + (invalid ? " (INVALID)" : ""),
+        fmt(b.requestsPerSec),
+        fmt(s.requestsPerSec),
+        fmt(s.requestsPerSec / b.requestsPerSec, 2),
+        `${ms(b.latencyMs.p50)} / ${ms(b.latencyMs.p99)}`,
+        `${ms(s.latencyMs.p50)} / ${ms(s.latencyMs.p99)}`
+      ]
+    }
+  })
+
+  const printed = [
+    "",
+    table(
+      ["scenario", "baseline req/s", "service req/s", "service/baseline", "baseline p50/p99 ms", "service p50/p99 ms"],
+      rows.map((r) => r.cells)
+    ),
+    "",
+    `Best of ${ROUNDS} alternating rounds per server (highest req/s; its latency). ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per run.`,
+    `GET by id rotates over the ${SEED_CLIENTS} seeded client ids; POST sends a fresh Idempotency-Key per request.`,
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}; Node ${machine.node}; PostgreSQL ${machine.postgres}; ${machine.date}`,
+    "Load generator, both servers and PostgreSQL share this machine's cores."
+  ]
+  const invalidRuns = results.flatMap(({ scenario, runs }) => runs.filter((r) => !r.valid).map((r) => ({ scenario: scenario.name, ...r })))
+  if (invalidRuns.length > 0) {
+    printed.push(
+      "",
+      "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!",
+      `!!! INVALID: ${invalidRuns.length} measured run(s) got responses other than the expected status:`,
+      ...invalidRuns.map((r) => `!!!   ${r.scenario} round ${r.round} ${r.target}: ${r.problems.join("; ")}`),
+      "!!! Their numbers do not measure the intended work.",
+      "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+    )
+  }
+  for (const note of notes) printed.push(`NOTE: ${note}`)
+
+  const outDir = path.join(os.tmpdir(), "bizops-bench")
+  mkdirSync(outDir, { recursive: true })
+  const outFile = path.join(outDir, "latest.json")
+  writeFileSync(
+    outFile,
+    JSON.stringify(
+      {
+        machine,
+        settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, connections: CONNECTIONS, seededClients: SEED_CLIENTS, pick: "best round by req/s" },
+        notes,
+        valid: invalidRuns.length === 0,
+        scenarios: rows.map((r) => ({
+          scenario: r.scenario,
+          invalid: r.invalid,
+          ratioServiceToBaseline: r.ratio,
+          baseline: { requestsPerSec: r.baseline.requestsPerSec, latencyMs: r.baseline.latencyMs, round: r.baseline.round },
+          service: { requestsPerSec: r.service.requestsPerSec, latencyMs: r.service.latencyMs, round: r.service.round }
+        })),
+        runs: results.flatMap(({ scenario, runs }) => runs.map((r) => ({ scenario: scenario.name, ...r })))
+      },
+      null,
+      2
+    ) + "\n"
+  )
+  printed.push("", `Results as JSON: ${outFile}`)
+  process.stdout.write(printed.join("\n") + "\n")
+  return invalidRuns.length === 0 ? 0 : 1
+}
+
+main().then(
+  async (code) => {
+    await cleanup()
+    process.exit(code)
+  },
+  async (error) => {
+    process.stderr.write(`[bench] FAILED: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+    await cleanup()
+    process.exit(1)
+  }
+)
