@@ -1,36 +1,13 @@
 import { expect, layer } from "@effect/vitest"
-import { get, post, TestServer, TestServerLive } from "@bizops/testkit"
+import { get, post, runScript, serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-
-const root = resolve(import.meta.dirname, "../../..")
-const tsx = join(root, "node_modules/.bin/tsx")
-
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+import { join } from "node:path"
 
 /** Runs `npm run admin -- ARGS` as an operator would, on the test file's database. */
-const admin = (databaseUrl: string, ...args: Array<string>) =>
-  Effect.promise(() =>
-    new Promise<Run>((done) => {
-      const child = spawn(tsx, ["--conditions=source", "scripts/admin.ts", ...args], {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: databaseUrl }
-      })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.on("data", (d) => (stdout += d))
-      child.stderr.on("data", (d) => (stderr += d))
-      child.on("close", (code) => done({ code, stdout, stderr }))
-    })
-  )
+const admin = (databaseUrl: string, ...args: Array<string>) => runScript("scripts/admin.ts", args, { DATABASE_URL: databaseUrl })
 
 const lastJson = (text: string) => JSON.parse(text.trim().split("\n").at(-1) ?? "null")
 
@@ -86,35 +63,7 @@ layer(TestServerLive)("quick start", (it) => {
   it.effect("npm start on a fresh data directory serves the API and prints a Demo key once", () =>
     Effect.gen(function*() {
       const dataDir = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "bizops-start-")))
-      const start = () =>
-        Effect.acquireRelease(
-          Effect.promise(() =>
-            new Promise<{ readonly child: ReturnType<typeof spawn>; readonly url: string; readonly output: () => string }>((ready, fail) => {
-              const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, PORT: "0" }
-              delete env.DATABASE_URL
-              const child = spawn(tsx, ["--conditions=source", "packages/server/src/main.ts"], { cwd: root, env })
-              let output = ""
-              const timer = setTimeout(() => fail(new Error(`no start in 60 s:\n${output}`)), 60_000)
-              const onData = (d: Buffer) => {
-                output += d.toString()
-                const match = /Listening on (http:\/\/[\d.]+:\d+)/.exec(output)
-                if (match) {
-                  clearTimeout(timer)
-                  ready({ child, url: match[1], output: () => output })
-                }
-              }
-              child.stdout?.on("data", onData)
-              child.stderr?.on("data", onData)
-            })
-          ),
-          ({ child }) =>
-            Effect.promise(() =>
-              new Promise<void>((done) => {
-                child.once("close", () => done())
-                child.kill("SIGTERM")
-              })
-            )
-        )
+      const start = () => serverProcess({ DATA_DIR: dataDir })
 
       const first = yield* Effect.scoped(Effect.gen(function*() {
         const server = yield* start()

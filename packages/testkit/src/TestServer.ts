@@ -1,6 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { ALL_SCOPES } from "@bizops/domain"
 import { AccessRepo, AppConfigLive, databaseLayer, migrate, serverLayer } from "@bizops/server"
+import { SqlClient } from "@effect/sql"
 import { type Clock, Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
@@ -19,9 +20,11 @@ export interface TestServerShape {
   /** The fresh database of this test file. */
   readonly databaseUrl: string
   /** A new organization with an API key of the given scopes (all scopes by default). */
-  readonly organization: (scopes?: ReadonlyArray<string>) => Effect.Effect<Organization>
+  readonly organization: (scopes?: ReadonlyArray<string>, options?: { readonly rateLimit?: number }) => Effect.Effect<Organization>
   /** Revokes an API key. */
   readonly revokeKey: (id: string) => Effect.Effect<void>
+  /** Runs SQL (or anything needing the SQL client) on this file's database, as a fixture would. */
+  readonly withSql: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.Effect<A, E>
 }
 
 export class TestServer extends Context.Tag("@bizops/testkit/TestServer")<TestServer, TestServerShape>() {}
@@ -67,18 +70,20 @@ export const makeTestServer = (options?: {
       Effect.gen(function*() {
         const server = yield* HttpServer.HttpServer
         const access = yield* AccessRepo
+        const sqlClient = yield* SqlClient.SqlClient
         const address = server.address
         const port = address._tag === "TcpAddress" ? address.port : 0
         return {
           baseUrl: `http://127.0.0.1:${port}`,
           databaseUrl: database.url,
-          organization: (scopes = ALL_SCOPES) =>
+          organization: (scopes = ALL_SCOPES, options) =>
             Effect.gen(function*() {
               const org = yield* access.createOrganization(`Test ${randomBytes(3).toString("hex")}`)
-              const key = yield* access.createKey({ organizationId: org.organizationId, scopes })
+              const key = yield* access.createKey({ organizationId: org.organizationId, scopes, rateLimit: options?.rateLimit })
               return { ...org, apiKey: key.apiKey, apiKeyId: key.id }
             }).pipe(Effect.orDie),
-          revokeKey: (id: string) => Effect.asVoid(Effect.orDie(access.revokeKey(id)))
+          revokeKey: (id: string) => Effect.asVoid(Effect.orDie(access.revokeKey(id))),
+          withSql: (effect) => Effect.provideService(effect, SqlClient.SqlClient, sqlClient)
         }
       })
     )

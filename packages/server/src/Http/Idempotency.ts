@@ -152,47 +152,51 @@ export const makeIdempotency = Effect.gen(function*() {
       const fingerprint = createHash("sha256").update(fingerprintInput(request.method, path, text.right)).digest("base64url")
       const requestId = yield* FiberRef.get(CurrentRequestId)
 
-      return yield* sql.withTransaction(
-        Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          if (!(yield* store.claim(principal.right, key))) {
-            return yield* Effect.fail(
-              new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" })
-            )
-          }
-          const existing = yield* store.find(principal.right, key, now)
-          if (Option.isSome(existing)) {
-            if (existing.value.fingerprint !== fingerprint) {
+      const answerStored = (stored: StoredResponse) =>
+        stored.fingerprint === fingerprint ? Effect.succeed(replay(stored)) : Effect.fail(
+          new IdempotencyKeyReused({
+            message: "This Idempotency-Key was used with a different request (method, path or body); use a new key"
+          })
+        )
+
+      return yield* Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        // A finished request is answered from its record, without waiting for any lock.
+        const finished = yield* store.find(principal.right, key, now)
+        if (Option.isSome(finished)) return yield* answerStored(finished.value)
+        return yield* sql.withTransaction(
+          Effect.gen(function*() {
+            if (!(yield* store.claim(principal.right, key))) {
               return yield* Effect.fail(
-                new IdempotencyKeyReused({
-                  message: "This Idempotency-Key was used with a different request (method, path or body); use a new key"
-                })
+                new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" })
               )
             }
-            return replay(existing.value)
-          }
-          yield* FiberRef.set(RequestRejected, false)
-          const response = yield* sql.withTransaction(
-            Effect.flatMap(app, (response) =>
-              response.status >= 200 && response.status < 300 ? Effect.succeed(response) : Effect.fail(new NotASuccess({ response })))
-          ).pipe(Effect.catchTag("NotASuccess", (e) => Effect.succeed(e.response)))
-          const rejected = yield* FiberRef.get(RequestRejected)
-          const body = bodyText(response)
-          if (isReplayable(response.status, rejected) && Option.isSome(body)) {
-            yield* store.save(principal.right, key, now, {
-              fingerprint,
-              status: response.status,
-              headers: {
-                ...response.headers,
-                "x-request-id": requestId,
-                ...(body.value.contentType ? { "content-type": body.value.contentType } : {})
-              },
-              body: body.value.text
-            })
-          }
-          return response
-        })
-      ).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+            // It may have finished between the look-up and the claim.
+            const existing = yield* store.find(principal.right, key, now)
+            if (Option.isSome(existing)) return yield* answerStored(existing.value)
+            yield* FiberRef.set(RequestRejected, false)
+            const response = yield* sql.withTransaction(
+              Effect.flatMap(app, (response) =>
+                response.status >= 200 && response.status < 300 ? Effect.succeed(response) : Effect.fail(new NotASuccess({ response })))
+            ).pipe(Effect.catchTag("NotASuccess", (e) => Effect.succeed(e.response)))
+            const rejected = yield* FiberRef.get(RequestRejected)
+            const body = bodyText(response)
+            if (isReplayable(response.status, rejected) && Option.isSome(body)) {
+              yield* store.save(principal.right, key, now, {
+                fingerprint,
+                status: response.status,
+                headers: {
+                  ...response.headers,
+                  "x-request-id": requestId,
+                  ...(body.value.contentType ? { "content-type": body.value.contentType } : {})
+                },
+                body: body.value.text
+              })
+            }
+            return response
+          })
+        )
+      }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
     })
 })
 
