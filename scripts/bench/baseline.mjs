@@ -355,7 +355,7 @@ const handle = (req, res) => {
     return sendError(res, 404, "not_found", `No route for ${req.method} ${path}`, headers)
   }
   work.catch((error) => {
-    process.stderr.write(`baseline: ${error?.stack ?? error}\n`)
+    if (!stopping) process.stderr.write(`baseline: ${error?.stack ?? error}\n`)
     if (!res.headersSent) sendError(res, 500, "internal_error", "Something went wrong on our side", headers)
     else res.destroy()
   })
@@ -367,7 +367,9 @@ server.listen(Number(process.env.PORT ?? 0), process.env.HOST || "127.0.0.1", ()
   process.stdout.write(`Listening on http://${address}:${port}\n`)
 })
 
+let stopping = false
 const stop = () => {
+  stopping = true
   server.close()
   server.closeAllConnections?.()
   Promise.allSettled([pool.end(), counterPool.end()]).then(() => process.exit(0))

@@ -25,14 +25,15 @@ const optionsFor = (scenario) => {
       return { ...base, requests: ids.map((id) => ({ method: "GET", path: `/api/v1/clients/${id}` })) }
     }
     case "list":
-      return { ...base, method: "GET", path: "/api/v1/clients?pageSize=25" }
+      // The path goes in the url: autocannon takes the path of `url` over a `path` option.
+      return { ...base, url: `${config.url}/api/v1/clients?pageSize=25`, method: "GET" }
     case "create":
       // idReplacement puts a fresh random id (hyperid) wherever [<id>] appears in the request,
       // headers included: a new Idempotency-Key per request.
       return {
         ...base,
+        url: `${config.url}/api/v1/clients`,
         method: "POST",
-        path: "/api/v1/clients",
         idReplacement: true,
         headers: { ...base.headers, "content-type": "application/json", "idempotency-key": "bench-[<id>]" },
         body: JSON.stringify({ name: "Bench client" })
@@ -42,25 +43,53 @@ const optionsFor = (scenario) => {
   }
 }
 
+/**
+ * One autocannon run. Latencies are also kept here, as floats: autocannon's histogram holds whole
+ * milliseconds, too coarse for sub-millisecond answers.
+ */
 const run = (seconds) =>
   new Promise((resolve, reject) => {
+    let latencies = new Float64Array(1 << 16)
+    let n = 0
     const instance = autocannon({ ...optionsFor(config.scenario), duration: seconds }, (error, result) =>
-      error ? reject(error) : resolve(result))
+      error ? reject(error) : resolve({ result, latencies: latencies.subarray(0, n) }))
+    instance.on("response", (_client, _status, _bytes, responseTime) => {
+      if (n === latencies.length) {
+        const bigger = new Float64Array(latencies.length * 2)
+        bigger.set(latencies)
+        latencies = bigger
+      }
+      latencies[n++] = responseTime
+    })
     process.once("SIGTERM", () => instance.stop())
   })
 
-const summary = (r) => ({
+const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)])
+const round3 = (x) => Math.round(x * 1000) / 1000
+
+const summary = ({ result: r, latencies }) => {
+  const sorted = latencies.slice().sort()
+  let sum = 0
+  for (const x of sorted) sum += x
+  return {
   requestsPerSec: r.requests.average,
   requestsTotal: r.requests.total,
   durationSeconds: r.duration,
-  latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, mean: r.latency.average, max: r.latency.max },
+  latencyMs: {
+    p50: round3(percentile(sorted, 50)),
+    p90: round3(percentile(sorted, 90)),
+    p99: round3(percentile(sorted, 99)),
+    mean: round3(sum / Math.max(1, sorted.length)),
+    max: round3(sorted[sorted.length - 1] ?? NaN)
+  },
   throughputBytesPerSec: r.throughput.average,
   statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])),
   non2xx: r.non2xx,
   errors: r.errors,
   timeouts: r.timeouts,
   resets: r.resets
-})
+  }
+}
 
 const warmup = config.warmupSeconds > 0 ? summary(await run(config.warmupSeconds)) : null
 const measured = summary(await run(config.seconds))

@@ -15,10 +15,6 @@
  * Exit code: 0 when every measured run got only the expected status; 1 when a run was invalid or the
  * bench failed; 130 on Ctrl-C. The database is dropped in every case.
  */
-import { ALL_SCOPES } from "@bizops/domain"
-import * as ServerPkg from "@bizops/server"
-import { AccessRepo, migrate } from "@bizops/server"
-import { Effect, type Layer, Logger, LogLevel, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
@@ -105,12 +101,23 @@ const cleanup = () =>
     }
   })())
 
+// `on`, not `once`: npm and tsx relay Ctrl-C a second time, and a process with no listener left
+// would exit (tsx's rule) before the database is dropped. Later signals are ignored while cleaning.
+let interrupted = false
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (interrupted) return
+    interrupted = true
     log(`${signal}: cleaning up`)
+    setTimeout(() => process.exit(130), 30_000).unref()
     void cleanup().finally(() => process.exit(130))
   })
 }
+
+process.on("uncaughtException", (error) => {
+  process.stderr.write(`[bench] FAILED: ${error.stack ?? error.message}\n`)
+  void cleanup().finally(() => process.exit(1))
+})
 
 // ---------------------------------------------------------------------------------------------
 // Database: fresh, migrated, one organization, one all-scopes key, ~1000 clients.
@@ -125,43 +132,36 @@ const adminQuery = async <T extends pg.QueryResultRow>(url: string, text: string
   }
 }
 
-/**
- * The service's database layer for the setup: both pools (`databaseLayer`: the SQL client and the
- * counter pool AccessRepo needs) where the server has them, else the one SQL client (`sqlClientLayer`).
- */
-const setupLayer = (url: Redacted.Redacted) => {
-  const pkg = ServerPkg as unknown as Record<string, unknown>
-  const both = pkg["databaseLayer"] as typeof ServerPkg.sqlClientLayer | undefined
-  return (both ?? ServerPkg.sqlClientLayer)(url, { maxConnections: 2 }) as Layer.Layer<
-    Layer.Layer.Success<ReturnType<typeof ServerPkg.sqlClientLayer>> | AccessRepoNeeds,
-    Layer.Layer.Error<ReturnType<typeof ServerPkg.sqlClientLayer>>
-  >
-}
-type AccessRepoNeeds = Layer.Layer.Context<typeof AccessRepo.Default>
+/** Runs setup.ts (migrations, organization, key) in a child process; its one line of JSON. */
+const runSetup = () =>
+  new Promise<{ organizationId: string; businessId: string; keyId: string; apiKey: string }>((resolve, reject) => {
+    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", path.join(HERE, "setup.ts")], {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_DATABASE_URL: benchUrl },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    children.push(child)
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
+    child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")))
+    child.once("exit", (code, signal) => {
+      children.splice(children.indexOf(child), 1)
+      if (code !== 0) return reject(new Error(`setup exited (${code ?? signal}): ${err}`))
+      try {
+        resolve(JSON.parse(out.trim().split("\n").pop()!))
+      } catch {
+        reject(new Error(`setup printed no result: ${out}\n${err}`))
+      }
+    })
+  })
 
 const prepareDatabase = async () => {
   await adminQuery(ADMIN_URL, `CREATE DATABASE ${dbName}`)
   databaseCreated = true
   log(`created database ${dbName}`)
 
-  const setup = Effect.gen(function*() {
-    yield* migrate
-    const access = yield* AccessRepo
-    const org = yield* access.createOrganization("Bench")
-    const key = yield* access.createKey({
-      organizationId: org.organizationId,
-      scopes: ALL_SCOPES,
-      name: "bench",
-      rateLimit: 1_000_000_000
-    })
-    return { ...org, apiKey: key.apiKey, keyId: key.id }
-  }).pipe(
-    Effect.provide(AccessRepo.Default),
-    Effect.provide(setupLayer(Redacted.make(benchUrl))),
-    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
-    Effect.scoped
-  )
-  const access = await Effect.runPromise(setup)
+  const access = await runSetup()
 
   // Varied rows: some leads, some notes, some tax overrides (numeric) and recurring billing (jsonb).
   const rows = await adminQuery<{ id: string }>(
@@ -208,7 +208,7 @@ const startServer = (name: Target["name"], command: string, args: Array<string>,
           clearTimeout(timer)
           resolve({ name, url: match[1] })
         }
-      } else if (/error|fatal|defect/i.test(text)) {
+      } else if (!cleaning && /error|fatal|defect/i.test(text)) {
         process.stderr.write(`[${name}] ${text}`)
       }
     }
@@ -400,7 +400,8 @@ const machineInfo = async () => {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
     postgres: server_version,
-    date: new Date().toISOString()
+    date: new Date().toISOString(),
+    loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100)
   }
 }
 
@@ -476,7 +477,9 @@ const main = async () => {
     `Best of ${ROUNDS} alternating rounds per server (highest req/s; its latency). ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up + ${SECONDS}s measured per run.`,
     `GET by id rotates over the ${SEED_CLIENTS} seeded client ids; POST sends a fresh Idempotency-Key per request.`,
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}; Node ${machine.node}; PostgreSQL ${machine.postgres}; ${machine.date}`,
-    "Load generator, both servers and PostgreSQL share this machine's cores."
+    `Load generator, both servers and PostgreSQL share these cores. Load average at start ${machine.loadAverageAtStart.join(" ")}, at end ${
+      os.loadavg().map((x) => x.toFixed(2)).join(" ")
+    } (other work on the machine skews the numbers).`
   ]
   const invalidRuns = results.flatMap(({ scenario, runs }) => runs.filter((r) => !r.valid).map((r) => ({ scenario: scenario.name, ...r })))
   if (invalidRuns.length > 0) {
@@ -526,6 +529,7 @@ main().then(
     process.exit(code)
   },
   async (error) => {
+    if (interrupted) return // the signal handler cleans up and exits
     process.stderr.write(`[bench] FAILED: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
     await cleanup()
     process.exit(1)
