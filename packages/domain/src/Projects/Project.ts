@@ -19,7 +19,7 @@ export class Project extends Schema.Class<Project>("Project")({
   startDate: Schema.NullOr(DateOnly),
   endDate: Schema.NullOr(DateOnly),
   eventDate: Schema.NullOr(DateOnly),
-  contractValue: Schema.NullOr(Schema.Number),
+  contractValue: Schema.NullOr(MoneyAmount),
   createdAt: DateTime,
   updatedAt: DateTime
 }) {}

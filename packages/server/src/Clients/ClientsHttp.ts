@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
 import { Effect } from "effect"
+import { created, ok } from "../Http/Respond.js"
 import { ClientsRepo } from "./ClientsRepo.js"
 
 export const ClientsHttp = HttpApiBuilder.group(Api, "clients", (handlers) =>
@@ -9,11 +10,11 @@ export const ClientsHttp = HttpApiBuilder.group(Api, "clients", (handlers) =>
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          repo.list(principal, { status: urlParams.status, updatedSince: urlParams.updatedSince }, pageRequest(urlParams))))
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.create(principal, payload)))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.get(principal, path.id)))
+          repo.list(principal, { status: urlParams.status, updatedSince: urlParams.updatedSince }, pageRequest(urlParams)).pipe(Effect.map(ok))))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.create(principal, payload), created)))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, path.id), ok)))
       .handle("update", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => repo.update(principal, path.id, payload)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, path.id, payload), ok)))
       .handle("delete", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, path.id)))
   })
 )

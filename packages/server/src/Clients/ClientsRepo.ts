@@ -45,10 +45,10 @@ const taxSettingsOf = (row: ClientRow): TaxSettings => ({
 
 const toClient = (row: ClientRow) =>
   new Client({
-    id: ClientId.make(row.id),
+    id: ClientId.make(row.id, true),
     name: row.name,
     status: row.status,
-    businessId: BusinessId.make(row.businessId),
+    businessId: BusinessId.make(row.businessId, true),
     notes: row.notes,
     taxSettings: taxSettingsOf(row),
     invoiceRemindersEnabled: row.invoiceRemindersEnabled,
@@ -58,7 +58,7 @@ const toClient = (row: ClientRow) =>
     sourceSubmissionId: row.sourceSubmissionId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  })
+  }, true)
 
 const taxColumns = (settings: TaxSettings) => ({
   taxDefaultTaxable: settings.defaultTaxable,

@@ -31,18 +31,18 @@ interface ContactRow {
 
 const toContact = (row: ContactRow) =>
   new Contact({
-    id: ContactId.make(row.id),
+    id: ContactId.make(row.id, true),
     name: row.name,
     email: row.email,
     phone: row.phone,
     title: row.title,
     role: row.role,
     isPrimary: row.isPrimary,
-    clientId: row.clientId === null ? null : ClientId.make(row.clientId),
+    clientId: row.clientId === null ? null : ClientId.make(row.clientId, true),
     sourceSubmissionId: row.sourceSubmissionId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  })
+  }, true)
 
 /** Contacts, always scoped by the caller's organization. At most one contact of a client is primary. */
 export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server/ContactsRepo", {

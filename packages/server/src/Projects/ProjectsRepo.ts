@@ -37,10 +37,10 @@ interface ProjectRow {
 
 const toProject = (row: ProjectRow) =>
   new Project({
-    id: ProjectId.make(row.id),
+    id: ProjectId.make(row.id, true),
     name: row.name,
-    clientId: row.clientId === null ? null : ClientId.make(row.clientId),
-    businessId: BusinessId.make(row.businessId),
+    clientId: row.clientId === null ? null : ClientId.make(row.clientId, true),
+    businessId: BusinessId.make(row.businessId, true),
     status: row.status,
     pipelineStageId: row.pipelineStageId,
     startDate: row.startDate,
@@ -49,7 +49,7 @@ const toProject = (row: ProjectRow) =>
     contractValue: row.contractValueMinor === null ? null : fromMinorUnits(row.contractValueMinor),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  })
+  }, true)
 
 const contractValueColumn = (value: number | null | undefined) =>
   value === undefined ? {} : { contractValueMinor: value === null ? null : toMinorUnits(value) }

@@ -1,9 +1,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Redacted, String } from "effect"
 import * as Reactivity from "@effect/experimental/Reactivity"
+import { SqlClient } from "@effect/sql"
 import pg from "pg"
 import { AppConfig } from "../Config.js"
 import { startEmbedded } from "./Embedded.js"
+import { autoPrepare } from "./Prepared.js"
 
 const DATE_OID = 1082
 const INT8_OID = 20
@@ -21,16 +23,43 @@ export const pgTypes: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig["getTypeParser"]
 }
 
-/** The SQL client on a connection URL; names are camelCase in TypeScript and snake_case in SQL. */
-export const sqlClientLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
-  PgClient.layer({
-    url,
-    types: pgTypes,
-    maxConnections: options?.maxConnections ?? 20,
-    transformResultNames: String.snakeToCamel,
-    transformQueryNames: String.camelToSnake,
-    applicationName: "bizops-api"
+/** A pg pool whose connections prepare their statements (Sql/Prepared.ts), closed with the scope. */
+const preparingPool = (config: pg.PoolConfig) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new pg.Pool({ ...config, types: pgTypes })
+      pool.on("connect", autoPrepare)
+      pool.on("error", () => {}) // an idle connection that drops is replaced on the next checkout
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
+  )
+
+const clientOptions = {
+  types: pgTypes,
+  transformResultNames: String.snakeToCamel,
+  transformQueryNames: String.camelToSnake
+}
+
+/** An @effect/sql-pg client over a preparing pool; names are camelCase in TypeScript and snake_case in SQL. */
+const pgClient = (url: Redacted.Redacted, max: number, applicationName: string, options?: string) =>
+  PgClient.fromPool({
+    acquire: preparingPool({
+      connectionString: Redacted.value(url),
+      max,
+      application_name: applicationName,
+      ...(options === undefined ? {} : { options })
+    }),
+    applicationName,
+    ...clientOptions
   })
+
+/** The SQL client on a connection URL. */
+export const sqlClientLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
+  Layer.scopedContext(
+    Effect.map(pgClient(url, options?.maxConnections ?? 20, "bizops-api"), (client) =>
+      Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client)))
+  ).pipe(Layer.provide(Reactivity.layer))
 
 /**
  * A second, small pool for the statement that authenticates a request and counts it for the rate
@@ -39,24 +68,10 @@ export const sqlClientLayer = (url: Redacted.Redacted, options?: { readonly maxC
  */
 export class CounterSql extends Context.Tag("@bizops/server/CounterSql")<CounterSql, PgClient.PgClient>() {}
 
-const withOptions = (url: Redacted.Redacted, options: string) => {
-  const parsed = new URL(Redacted.value(url))
-  parsed.searchParams.set("options", options)
-  return Redacted.make(parsed.toString())
-}
-
 export const counterSqlLayer = (url: Redacted.Redacted) =>
-  Layer.scoped(
-    CounterSql,
-    PgClient.make({
-      url: withOptions(url, "-c synchronous_commit=off"),
-      types: pgTypes,
-      maxConnections: 10,
-      transformResultNames: String.snakeToCamel,
-      transformQueryNames: String.camelToSnake,
-      applicationName: "bizops-api-counter"
-    })
-  ).pipe(Layer.provide(Reactivity.layer))
+  Layer.scoped(CounterSql, pgClient(url, 10, "bizops-api-counter", "-c synchronous_commit=off")).pipe(
+    Layer.provide(Reactivity.layer)
+  )
 
 /** Both pools on one database. */
 export const databaseLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
