@@ -17,7 +17,8 @@ import {
 import { Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
-import { definedOnly, listPage } from "../Sql/Lists.js"
+import { FastSql } from "../Sql/Fast.js"
+import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
 
 interface ClientRow {
   readonly id: string
@@ -82,28 +83,24 @@ const taxSettingsOrFail = (current: TaxSettings, input: ClientCreate["taxSetting
 export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/ClientsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const fast = yield* FastSql
 
     const list = (
       principal: Principal,
       filters: { readonly status?: ClientStatus | undefined; readonly updatedSince?: Date | undefined },
       page: PageRequest
     ) =>
-      listPage<ClientRow>(sql, "clients", [
-        sql`organization_id = ${principal.organizationId}`,
-        ...(filters.status === undefined ? [] : [sql`status = ${filters.status}`]),
-        ...(filters.updatedSince === undefined ? [] : [sql`updated_at >= ${filters.updatedSince}`])
-      ], page).pipe(
+      listPage<ClientRow>(fast, "clients", conditions(
+        ["organization_id = ?", principal.organizationId],
+        ["status = ?", filters.status],
+        ["updated_at >= ?", filters.updatedSince]
+      ), page).pipe(
         Effect.map(({ rows, pagination }) => ({ data: rows.map(toClient), pagination })),
         Effect.orDie
       )
 
     const findRow = (principal: Principal, id: string, forUpdate = false) =>
-      Effect.map(
-        forUpdate
-          ? sql<ClientRow>`SELECT * FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${id} FOR UPDATE`
-          : sql<ClientRow>`SELECT * FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${id}`,
-        (rows) => Option.fromNullable(rows[0])
-      )
+      Effect.map(findOne<ClientRow>(fast, "clients", principal.organizationId, id, forUpdate), Option.fromNullable)
 
     const get = (principal: Principal, id: ClientId) =>
       findRow(principal, id).pipe(

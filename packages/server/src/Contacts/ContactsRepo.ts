@@ -13,7 +13,8 @@ import {
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
-import { definedOnly, listPage } from "../Sql/Lists.js"
+import { FastSql } from "../Sql/Fast.js"
+import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
 
 interface ContactRow {
   readonly id: string
@@ -48,6 +49,7 @@ const toContact = (row: ContactRow) =>
 export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server/ContactsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const fast = yield* FastSql
 
     /**
      * Clears the primary flag of a client's other contacts (inside the caller's transaction). The
@@ -66,22 +68,17 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
       filters: { readonly clientId?: ClientId | undefined; readonly updatedSince?: Date | undefined },
       page: PageRequest
     ) =>
-      listPage<ContactRow>(sql, "contacts", [
-        sql`organization_id = ${principal.organizationId}`,
-        ...(filters.clientId === undefined ? [] : [sql`client_id = ${filters.clientId}`]),
-        ...(filters.updatedSince === undefined ? [] : [sql`updated_at >= ${filters.updatedSince}`])
-      ], page).pipe(
+      listPage<ContactRow>(fast, "contacts", conditions(
+        ["organization_id = ?", principal.organizationId],
+        ["client_id = ?", filters.clientId],
+        ["updated_at >= ?", filters.updatedSince]
+      ), page).pipe(
         Effect.map(({ rows, pagination }) => ({ data: rows.map(toContact), pagination })),
         Effect.orDie
       )
 
     const findRow = (principal: Principal, id: string, forUpdate = false) =>
-      Effect.map(
-        forUpdate
-          ? sql<ContactRow>`SELECT * FROM contacts WHERE organization_id = ${principal.organizationId} AND id = ${id} FOR UPDATE`
-          : sql<ContactRow>`SELECT * FROM contacts WHERE organization_id = ${principal.organizationId} AND id = ${id}`,
-        (rows) => Option.fromNullable(rows[0])
-      )
+      Effect.map(findOne<ContactRow>(fast, "contacts", principal.organizationId, id, forUpdate), Option.fromNullable)
 
     const get = (principal: Principal, id: ContactId) =>
       findRow(principal, id).pipe(

@@ -18,7 +18,8 @@ import {
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
-import { definedOnly, listPage } from "../Sql/Lists.js"
+import { FastSql } from "../Sql/Fast.js"
+import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
 
 interface ProjectRow {
   readonly id: string
@@ -63,6 +64,7 @@ const invalidDates = new InvalidRequest({
 export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server/ProjectsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const fast = yield* FastSql
 
     const clientBusiness = (principal: Principal, clientId: string) =>
       Effect.flatMap(
@@ -80,23 +82,18 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server
       },
       page: PageRequest
     ) =>
-      listPage<ProjectRow>(sql, "projects", [
-        sql`organization_id = ${principal.organizationId}`,
-        ...(filters.clientId === undefined ? [] : [sql`client_id = ${filters.clientId}`]),
-        ...(filters.status === undefined ? [] : [sql`status = ${filters.status}`]),
-        ...(filters.updatedSince === undefined ? [] : [sql`updated_at >= ${filters.updatedSince}`])
-      ], page).pipe(
+      listPage<ProjectRow>(fast, "projects", conditions(
+        ["organization_id = ?", principal.organizationId],
+        ["client_id = ?", filters.clientId],
+        ["status = ?", filters.status],
+        ["updated_at >= ?", filters.updatedSince]
+      ), page).pipe(
         Effect.map(({ rows, pagination }) => ({ data: rows.map(toProject), pagination })),
         Effect.orDie
       )
 
     const findRow = (principal: Principal, id: string, forUpdate = false) =>
-      Effect.map(
-        forUpdate
-          ? sql<ProjectRow>`SELECT * FROM projects WHERE organization_id = ${principal.organizationId} AND id = ${id} FOR UPDATE`
-          : sql<ProjectRow>`SELECT * FROM projects WHERE organization_id = ${principal.organizationId} AND id = ${id}`,
-        (rows) => Option.fromNullable(rows[0])
-      )
+      Effect.map(findOne<ProjectRow>(fast, "projects", principal.organizationId, id, forUpdate), Option.fromNullable)
 
     const get = (principal: Principal, id: ProjectId) =>
       findRow(principal, id).pipe(

@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import pg from "pg"
 import { AppConfig } from "../Config.js"
 import { startEmbedded } from "./Embedded.js"
+import { CounterSql, FastSql, makeFastQuery } from "./Fast.js"
 import { autoPrepare } from "./Prepared.js"
 
 const DATE_OID = 1082
@@ -41,36 +42,40 @@ const clientOptions = {
   transformQueryNames: String.camelToSnake
 }
 
-/** An @effect/sql-pg client over a preparing pool; names are camelCase in TypeScript and snake_case in SQL. */
-const pgClient = (url: Redacted.Redacted, max: number, applicationName: string, options?: string) =>
-  PgClient.fromPool({
-    acquire: preparingPool({
-      connectionString: Redacted.value(url),
-      max,
-      application_name: applicationName,
-      ...(options === undefined ? {} : { options })
-    }),
-    applicationName,
-    ...clientOptions
-  })
-
-/** The SQL client on a connection URL. */
+/**
+ * The SQL clients on a connection URL, over one preparing pool: @effect/sql's (names camelCase in
+ * TypeScript, snake_case in SQL) and the fast path for hot reads (Sql/Fast.ts).
+ */
 export const sqlClientLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
   Layer.scopedContext(
-    Effect.map(pgClient(url, options?.maxConnections ?? 20, "bizops-api"), (client) =>
-      Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client)))
+    Effect.gen(function*() {
+      const pool = yield* preparingPool({
+        connectionString: Redacted.value(url),
+        max: options?.maxConnections ?? 20,
+        application_name: "bizops-api"
+      })
+      const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "bizops-api", ...clientOptions })
+      return Context.make(PgClient.PgClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(FastSql, makeFastQuery(pool))
+      )
+    })
   ).pipe(Layer.provide(Reactivity.layer))
 
-/**
- * A second, small pool for the statement that authenticates a request and counts it for the rate
- * limit. A counter needs no durability, so its connections commit without waiting for the disk
- * (`synchronous_commit = off`); losing the last few counts in a crash is harmless.
- */
-export class CounterSql extends Context.Tag("@bizops/server/CounterSql")<CounterSql, PgClient.PgClient>() {}
-
 export const counterSqlLayer = (url: Redacted.Redacted) =>
-  Layer.scoped(CounterSql, pgClient(url, 10, "bizops-api-counter", "-c synchronous_commit=off")).pipe(
-    Layer.provide(Reactivity.layer)
+  Layer.scoped(
+    CounterSql,
+    Effect.map(
+      preparingPool({
+        connectionString: Redacted.value(url),
+        max: 10,
+        application_name: "bizops-api-counter",
+        // A counter needs no durability: its commits do not wait for the disk. A crash may lose the
+        // last few counts, which only lets a few more requests through.
+        options: "-c synchronous_commit=off"
+      }),
+      makeFastQuery
+    )
   )
 
 /** Both pools on one database. */

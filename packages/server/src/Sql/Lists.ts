@@ -1,26 +1,54 @@
-import type { SqlClient } from "@effect/sql"
-import type { Fragment } from "@effect/sql/Statement"
 import { offsetOf, type PageRequest, paginationMeta } from "@bizops/domain"
 import { Effect } from "effect"
+import type { FastQuery } from "./Fast.js"
 
 /**
- * One page of a table's rows that match `where`, newest first (createdAt, then id, descending),
- * with the true total for the pagination block.
+ * A condition of a list query: SQL with one `?` where its value goes. The SQL comes from our code,
+ * never from a request; the value is always a parameter.
+ */
+export type Condition = readonly [sql: string, value: unknown]
+
+/** The conditions whose value is defined (the filters a request gave). */
+export const conditions = (...all: ReadonlyArray<Condition>): ReadonlyArray<Condition> =>
+  all.filter(([, value]) => value !== undefined)
+
+/**
+ * One page of a table's rows that match every condition, newest first (createdAt, then id,
+ * descending), with the true total: one statement (`count(*) OVER ()` counts the matching rows before
+ * LIMIT); a page past the end, which has no row to carry the count, asks for it separately.
  */
 export const listPage = <Row extends object>(
-  sql: SqlClient.SqlClient,
+  fast: FastQuery,
   table: string,
-  where: ReadonlyArray<Fragment>,
+  where: ReadonlyArray<Condition>,
   page: PageRequest
-) =>
-  Effect.all(
-    [
-      sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} WHERE ${sql.and(where)}`,
-      sql<Row>`SELECT * FROM ${sql(table)} WHERE ${sql.and(where)}
-        ORDER BY created_at DESC, id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}`
-    ],
-    { concurrency: 2 }
-  ).pipe(Effect.map(([count, rows]) => ({ rows, pagination: paginationMeta(page, count[0]?.n ?? 0) })))
+) => {
+  const clause = where.map(([sql], i) => sql.replace("?", `$${i + 1}`)).join(" AND ")
+  const values = where.map(([, value]) => value)
+  const n = values.length
+  return Effect.flatMap(
+    fast.rows<Row & { readonly totalCount: number }>(
+      `SELECT *, count(*) OVER () AS total_count FROM ${table} WHERE ${clause}
+        ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...values, page.pageSize, offsetOf(page)]
+    ),
+    (rows) => {
+      if (rows.length > 0) return Effect.succeed({ rows, pagination: paginationMeta(page, rows[0].totalCount) })
+      if (offsetOf(page) === 0) return Effect.succeed({ rows, pagination: paginationMeta(page, 0) })
+      return Effect.map(
+        fast.rows<{ readonly n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${clause}`, values),
+        (count) => ({ rows, pagination: paginationMeta(page, count[0]?.n ?? 0) })
+      )
+    }
+  )
+}
+
+/** One row of a table by organization and id; `FOR UPDATE` inside a transaction that will change it. */
+export const findRow = <Row extends object>(fast: FastQuery, table: string, organizationId: string, id: string, forUpdate = false) =>
+  Effect.map(
+    fast.rows<Row>(`SELECT * FROM ${table} WHERE organization_id = $1 AND id = $2${forUpdate ? " FOR UPDATE" : ""}`, [organizationId, id]),
+    (rows) => rows[0]
+  )
 
 /** Drops the keys whose value is undefined (fields a PATCH body did not name). */
 export const definedOnly = <T extends Record<string, unknown>>(values: T): Partial<T> =>
