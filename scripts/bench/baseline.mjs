@@ -59,11 +59,9 @@ const AUTH = {
 SELECT k.*, c.window_start, c.count FROM k CROSS JOIN c`
 }
 const GET_CLIENT = { name: "bl_get_client", text: "SELECT * FROM clients WHERE organization_id = $1 AND id = $2" }
-// One statement for the page and its total (the service does the same): count(*) OVER () counts the
-// matching rows before LIMIT. A page past the end has no row to carry it, so it asks COUNT_CLIENTS.
 const LIST_CLIENTS = {
   name: "bl_list_clients",
-  text: "SELECT *, count(*) OVER () AS total_count FROM clients WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
+  text: "SELECT * FROM clients WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
 }
 const COUNT_CLIENTS = { name: "bl_count_clients", text: "SELECT count(*)::int AS n FROM clients WHERE organization_id = $1" }
 const INSERT_CLIENT = {
@@ -229,10 +227,11 @@ const listClients = async (req, res, headers, query) => {
     }
   }
   const org = principal.organization_id
-  const listed = await q(pool, LIST_CLIENTS, [org, pageSize, (page - 1) * pageSize])
-  const total = listed.rows.length > 0
-    ? Number(listed.rows[0].total_count)
-    : page === 1 ? 0 : (await q(pool, COUNT_CLIENTS, [org])).rows[0].n
+  const [counted, listed] = await Promise.all([
+    q(pool, COUNT_CLIENTS, [org]),
+    q(pool, LIST_CLIENTS, [org, pageSize, (page - 1) * pageSize])
+  ])
+  const total = counted.rows[0].n
   const totalPages = Math.ceil(total / pageSize)
   const data = listed.rows.map(toClient)
   send(res, 200, JSON.stringify({ data, pagination: { page, pageSize, total, totalPages, hasMore: page < totalPages } }), headers)

@@ -14,8 +14,10 @@ export const conditions = (...all: ReadonlyArray<Condition>): ReadonlyArray<Cond
 
 /**
  * One page of a table's rows that match every condition, newest first (createdAt, then id,
- * descending), with the true total: one statement (`count(*) OVER ()` counts the matching rows before
- * LIMIT); a page past the end, which has no row to carry the count, asks for it separately.
+ * descending), with the true total: the page, then the count, each with the cheapest plan PostgreSQL has
+ * for it (an index scan that stops at LIMIT; a count over the index). Measured: side by side (two
+ * fibers) cost more CPU than one after the other; one statement with count(*) OVER () costs about
+ * 10% less here but reads every matching row on every page, which grows with the organization.
  */
 export const listPage = <Row extends object>(
   fast: FastQuery,
@@ -26,20 +28,15 @@ export const listPage = <Row extends object>(
   const clause = where.map(([sql], i) => sql.replace("?", `$${i + 1}`)).join(" AND ")
   const values = where.map(([, value]) => value)
   const n = values.length
-  return Effect.flatMap(
-    fast.rows<Row & { readonly totalCount: number }>(
-      `SELECT *, count(*) OVER () AS total_count FROM ${table} WHERE ${clause}
-        ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...values, page.pageSize, offsetOf(page)]
-    ),
-    (rows) => {
-      if (rows.length > 0) return Effect.succeed({ rows, pagination: paginationMeta(page, rows[0].totalCount) })
-      if (offsetOf(page) === 0) return Effect.succeed({ rows, pagination: paginationMeta(page, 0) })
-      return Effect.map(
-        fast.rows<{ readonly n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${clause}`, values),
-        (count) => ({ rows, pagination: paginationMeta(page, count[0]?.n ?? 0) })
-      )
-    }
+  return Effect.map(
+    Effect.all([
+      fast.rows<Row>(
+        `SELECT * FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...values, page.pageSize, offsetOf(page)]
+      ),
+      fast.rows<{ readonly n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${clause}`, values)
+    ]),
+    ([rows, count]) => ({ rows, pagination: paginationMeta(page, count[0]?.n ?? 0) })
   )
 }
 
