@@ -1,6 +1,6 @@
 import { HttpServer } from "@effect/platform"
 import { ALL_SCOPES } from "@bizops/domain"
-import { AccessRepo, AppConfigLive, databaseLayer, migrate, serverLayer } from "@bizops/server"
+import { AccessRepo, AppConfigLive, databaseLayer, FastSql, migrate, serverLayer } from "@bizops/server"
 import { SqlClient } from "@effect/sql"
 import { type Clock, Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
@@ -24,7 +24,7 @@ export interface TestServerShape {
   /** Revokes an API key. */
   readonly revokeKey: (id: string) => Effect.Effect<void>
   /** Runs SQL (or anything needing the SQL client) on this file's database, as a fixture would. */
-  readonly withSql: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.Effect<A, E>
+  readonly withSql: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | FastSql>) => Effect.Effect<A, E>
 }
 
 export class TestServer extends Context.Tag("@bizops/testkit/TestServer")<TestServer, TestServerShape>() {}
@@ -71,6 +71,7 @@ export const makeTestServer = (options?: {
         const server = yield* HttpServer.HttpServer
         const access = yield* AccessRepo
         const sqlClient = yield* SqlClient.SqlClient
+        const fastSql = yield* FastSql
         const address = server.address
         const port = address._tag === "TcpAddress" ? address.port : 0
         return {
@@ -83,7 +84,7 @@ export const makeTestServer = (options?: {
               return { ...org, apiKey: key.apiKey, apiKeyId: key.id }
             }).pipe(Effect.orDie),
           revokeKey: (id: string) => Effect.asVoid(Effect.orDie(access.revokeKey(id))),
-          withSql: (effect) => Effect.provideService(effect, SqlClient.SqlClient, sqlClient)
+          withSql: (effect) => effect.pipe(Effect.provideService(SqlClient.SqlClient, sqlClient), Effect.provideService(FastSql, fastSql))
         }
       })
     )

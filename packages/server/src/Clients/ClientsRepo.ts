@@ -111,22 +111,25 @@ export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/C
     const create = (principal: Principal, input: ClientCreate) =>
       Effect.gen(function*() {
         const taxSettings = yield* taxSettingsOrFail(DEFAULT_TAX_SETTINGS, input.taxSettings)
-        const rows = yield* sql<ClientRow>`INSERT INTO clients ${
-          sql.insert({
-            id: randomUUID(),
-            organizationId: principal.organizationId,
-            businessId: input.businessId ?? principal.businessId,
-            name: input.name,
-            status: input.status ?? "active",
-            notes: input.notes ?? null,
-            ...taxColumns(taxSettings),
-            ...definedOnly({
-              invoiceRemindersEnabled: input.invoiceRemindersEnabled,
-              attachInvoicePdf: input.attachInvoicePdf,
-              attachReceiptPdf: input.attachReceiptPdf
-            })
-          })
-        } RETURNING *`
+        const rows = yield* fast.rows<ClientRow>(
+          `INSERT INTO clients (id, organization_id, business_id, name, status, notes, tax_default_taxable,
+             tax_override_rate, tax_rate, invoice_reminders_enabled, attach_invoice_pdf, attach_receipt_pdf)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+          [
+            randomUUID(),
+            principal.organizationId,
+            input.businessId ?? principal.businessId,
+            input.name,
+            input.status ?? "active",
+            input.notes ?? null,
+            taxSettings.defaultTaxable,
+            taxSettings.overrideTaxRate,
+            taxSettings.taxRate,
+            input.invoiceRemindersEnabled ?? true,
+            input.attachInvoicePdf ?? true,
+            input.attachReceiptPdf ?? true
+          ]
+        )
         return toClient(rows[0])
       }).pipe(refuseViolations)
 

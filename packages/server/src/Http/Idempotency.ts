@@ -15,6 +15,7 @@ import {
 import { Clock, Data, Effect, Either, FiberRef, Layer, Option, Schedule } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import { createHash } from "node:crypto"
+import { FastSql } from "../Sql/Fast.js"
 import { Authenticator } from "./Authentication.js"
 
 /**
@@ -32,6 +33,9 @@ interface StoredResponse {
 
 /** Thrown through the handler's savepoint so that its writes roll back when its answer is not a success. */
 class NotASuccess extends Data.TaggedError("NotASuccess")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
+
+/** Another request stored an answer for the key while this one ran: this one's changes roll back. */
+class LostRace extends Data.TaggedError("LostRace")<{}> {}
 
 const pathnameOf = (url: string) => {
   const q = url.indexOf("?")
@@ -62,39 +66,69 @@ const replay = (stored: StoredResponse) => {
 export class IdempotencyStore extends Effect.Service<IdempotencyStore>()("@bizops/server/IdempotencyStore", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const fast = yield* FastSql
 
-    /** Takes the key for this transaction; false when another request holds it right now. */
-    const claim = (principal: Principal, key: string) =>
+    const scope = (principal: Principal, key: string) => `${principal.organizationId}:${principal.credentialId}:${key}`
+
+    /**
+     * In one statement: takes the key for this transaction (false when another request holds it right
+     * now) and reads its unexpired record, if any.
+     */
+    const claim = (principal: Principal, key: string, now: number) =>
       Effect.map(
-        sql<{ readonly locked: boolean }>`SELECT pg_try_advisory_xact_lock(
-          hashtextextended(${`${principal.organizationId}:${principal.credentialId}:${key}`}, 0)) AS locked`,
-        (rows) => rows[0]?.locked === true
+        fast.rows<{ readonly locked: boolean } & Partial<StoredResponse>>(
+          `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, i.fingerprint, i.status, i.headers, i.body
+           FROM (SELECT 1) AS one
+           LEFT JOIN idempotency_keys i
+             ON i.organization_id = $2 AND i.credential_id = $3 AND i.key = $4 AND i.expires_at > $5`,
+          [scope(principal, key), principal.organizationId, principal.credentialId, key, new Date(now)]
+        ),
+        (rows) => {
+          const row = rows[0]
+          const stored = row?.fingerprint !== undefined && row.fingerprint !== null && row.status !== undefined &&
+              row.headers !== undefined && row.body !== undefined
+            ? Option.some<StoredResponse>({ fingerprint: row.fingerprint, status: row.status, headers: row.headers, body: row.body })
+            : Option.none()
+          return { locked: row?.locked === true, stored }
+        }
       )
 
     const find = (principal: Principal, key: string, now: number) =>
       Effect.map(
-        sql<StoredResponse>`SELECT fingerprint, status, headers, body FROM idempotency_keys
-          WHERE organization_id = ${principal.organizationId} AND credential_id = ${principal.credentialId}
-            AND key = ${key} AND expires_at > ${new Date(now)}`,
+        fast.rows<StoredResponse>(
+          `SELECT fingerprint, status, headers, body FROM idempotency_keys
+           WHERE organization_id = $1 AND credential_id = $2 AND key = $3 AND expires_at > $4`,
+          [principal.organizationId, principal.credentialId, key, new Date(now)]
+        ),
         (rows) => Option.fromNullable(rows[0])
       )
 
+    /** Stores an answer; false when a live record for the key exists already (a request that won a race). */
     const save = (principal: Principal, key: string, now: number, stored: StoredResponse) =>
-      sql`INSERT INTO idempotency_keys ${
-        sql.insert({
-          organizationId: principal.organizationId,
-          credentialId: principal.credentialId,
-          key,
-          fingerprint: stored.fingerprint,
-          status: stored.status,
-          headers: JSON.stringify(stored.headers),
-          body: stored.body,
-          createdAt: new Date(now),
-          expiresAt: new Date(now + IDEMPOTENCY_TTL_MS)
-        })
-      } ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET
-          fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers,
-          body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`
+      Effect.map(
+        fast.rows<{ readonly saved: number }>(
+          `INSERT INTO idempotency_keys AS i
+             (organization_id, credential_id, key, fingerprint, status, headers, body, created_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET
+             fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers,
+             body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+           WHERE i.expires_at <= EXCLUDED.created_at
+           RETURNING 1 AS saved`,
+          [
+            principal.organizationId,
+            principal.credentialId,
+            key,
+            stored.fingerprint,
+            stored.status,
+            JSON.stringify(stored.headers),
+            stored.body,
+            new Date(now),
+            new Date(now + IDEMPOTENCY_TTL_MS)
+          ]
+        ),
+        (rows) => rows.length > 0
+      )
 
     /** Removes expired records, in batches. Safe to run on every instance at once. */
     const purgeExpired = Effect.gen(function*() {
@@ -152,7 +186,9 @@ export const makeIdempotency = Effect.gen(function*() {
       const fingerprint = createHash("sha256").update(fingerprintInput(request.method, path, text.right)).digest("base64url")
       const requestId = yield* FiberRef.get(CurrentRequestId)
 
-      const answerStored = (stored: StoredResponse) =>
+      const answerStored = (
+        stored: StoredResponse
+      ): Effect.Effect<HttpServerResponse.HttpServerResponse, IdempotencyKeyReused | RequestInProgress> =>
         stored.fingerprint === fingerprint ? Effect.succeed(replay(stored)) : Effect.fail(
           new IdempotencyKeyReused({
             message: "This Idempotency-Key was used with a different request (method, path or body); use a new key"
@@ -161,19 +197,16 @@ export const makeIdempotency = Effect.gen(function*() {
 
       return yield* Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        // A finished request is answered from its record, without waiting for any lock.
-        const finished = yield* store.find(principal.right, key, now)
-        if (Option.isSome(finished)) return yield* answerStored(finished.value)
         return yield* sql.withTransaction(
           Effect.gen(function*() {
-            if (!(yield* store.claim(principal.right, key))) {
+            const { locked, stored } = yield* store.claim(principal.right, key, now)
+            // A finished request is answered from its record, whoever holds the key right now.
+            if (Option.isSome(stored)) return yield* answerStored(stored.value)
+            if (!locked) {
               return yield* Effect.fail(
                 new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" })
               )
             }
-            // It may have finished between the look-up and the claim.
-            const existing = yield* store.find(principal.right, key, now)
-            if (Option.isSome(existing)) return yield* answerStored(existing.value)
             yield* FiberRef.set(RequestRejected, false)
             const response = yield* sql.withTransaction(
               Effect.flatMap(app, (response) =>
@@ -182,7 +215,7 @@ export const makeIdempotency = Effect.gen(function*() {
             const rejected = yield* FiberRef.get(RequestRejected)
             const body = bodyText(response)
             if (isReplayable(response.status, rejected) && Option.isSome(body)) {
-              yield* store.save(principal.right, key, now, {
+              const saved = yield* store.save(principal.right, key, now, {
                 fingerprint,
                 status: response.status,
                 headers: {
@@ -192,9 +225,18 @@ export const makeIdempotency = Effect.gen(function*() {
                 },
                 body: body.value.text
               })
+              // The claim's snapshot predates a request that finished just before our lock: its
+              // answer stands, ours (and our changes) roll back.
+              if (!saved) return yield* Effect.fail(new LostRace())
             }
             return response
           })
+        ).pipe(
+          Effect.catchTag("LostRace", () =>
+            Effect.flatMap(store.find(principal.right, key, now), Option.match({
+              onSome: answerStored,
+              onNone: () => Effect.fail(new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" }))
+            })))
         )
       }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
     })
