@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { BusinessId, OrganizationId, type Principal } from "@bizops/domain"
 import { IdempotencyStore } from "@bizops/server"
 import { expectError, get, makeTestServer, patch, post, request, ShiftedClock, TestServer } from "@bizops/testkit"
 import { Effect } from "effect"
@@ -168,5 +169,32 @@ layer(makeTestServer({ clock }))("idempotency keys", (it) => {
       const left = yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= ${new Date(clock.unsafeCurrentTimeMillis())}`))
       expect(left[0].n).toBe(0)
+    }))
+
+  it.effect("storing an answer never overwrites a live record (a lost race), only an expired one", () =>
+    Effect.gen(function*() {
+      const server = yield* TestServer
+      const org = yield* server.organization()
+      const principal: Principal = {
+        organizationId: OrganizationId.make(org.organizationId),
+        businessId: BusinessId.make(org.businessId),
+        scopes: new Set<string>(),
+        credentialId: `key:${org.apiKeyId}`,
+        kind: "api_key"
+      }
+      const answer = (body: string) => ({ fingerprint: "f", status: 201, headers: {}, body })
+      const now = clock.unsafeCurrentTimeMillis()
+      const results = yield* server.withSql(Effect.flatMap(IdempotencyStore, (store) =>
+        Effect.all([
+          store.save(principal, "race", now, answer("winner")),
+          store.save(principal, "race", now + 1000, answer("loser")),
+          store.find(principal, "race", now + 2000),
+          store.save(principal, "race", now + 25 * 3600 * 1000, answer("after expiry"))
+        ])
+      ).pipe(Effect.provide(IdempotencyStore.Default)))
+      expect(results[0]).toBe(true)
+      expect(results[1]).toBe(false)
+      expect(results[2].pipe((o) => (o._tag === "Some" ? o.value.body : undefined))).toBe("winner")
+      expect(results[3]).toBe(true)
     }))
 })
