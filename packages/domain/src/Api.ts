@@ -13,6 +13,7 @@ import {
 } from "./Common/Errors.js"
 import { ContactsApi } from "./Contacts/ContactsApi.js"
 import { ProjectsApi } from "./Projects/ProjectsApi.js"
+import { WebhooksApi } from "./Webhooks/WebhooksApi.js"
 
 const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
 
@@ -59,6 +60,7 @@ export class Api extends HttpApi.make("bizops")
   .add(ClientsApi)
   .add(ContactsApi)
   .add(ProjectsApi)
+  .add(WebhooksApi)
   .addError(InvalidRequestResponse)
   .addError(UnauthorizedResponse)
   .addError(ForbiddenResponse)

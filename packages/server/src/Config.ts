@@ -9,6 +9,8 @@ export interface AppConfigShape {
   /** `DATA_DIR`: where the embedded PostgreSQL keeps its data and the server its dev credentials. */
   readonly dataDir: string
   readonly trustProxy: boolean
+  /** `WEBHOOKS_ALLOW_INSECURE=1`: webhook targets may be http on a loopback address (development, tests). */
+  readonly webhooksAllowInsecure: boolean
 }
 
 export class AppConfig extends Context.Tag("@bizops/server/AppConfig")<AppConfig, AppConfigShape>() {}
@@ -23,7 +25,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   baseUrl: Config.option(Config.string("BASE_URL")),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false))
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  webhooksAllowInsecure: Config.boolean("WEBHOOKS_ALLOW_INSECURE").pipe(Config.withDefault(false))
 }).pipe(
   Config.map(({ baseUrl, ...rest }) => ({
     ...rest,

@@ -13,6 +13,10 @@ import { decodeFailures, errorEnvelope } from "./Http/Envelope.js"
 import { routeTable } from "./Http/Routes.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
+import { Outbox } from "./Webhooks/Outbox.js"
+import { WebhooksHttp } from "./Webhooks/WebhooksHttp.js"
+import { WebhooksRepo } from "./Webhooks/WebhooksRepo.js"
+import { WebhookWorkerLive } from "./Webhooks/Worker.js"
 
 export const OPENAPI_PATH = "/api/v1/openapi.json"
 export const DOCS_PATH = "/docs"
@@ -25,8 +29,9 @@ const routes = routeTable(Api, [
 const groups = Layer.mergeAll(
   ClientsHttp.pipe(Layer.provide(ClientsRepo.Default)),
   ContactsHttp.pipe(Layer.provide(ContactsRepo.Default)),
-  ProjectsHttp.pipe(Layer.provide(ProjectsRepo.Default))
-).pipe(Layer.provide(AuthenticationLive))
+  ProjectsHttp.pipe(Layer.provide(ProjectsRepo.Default)),
+  WebhooksHttp.pipe(Layer.provide(WebhooksRepo.Default))
+).pipe(Layer.provide(AuthenticationLive), Layer.provide(Outbox.Default))
 
 /** The HttpApi implementation: every group, the decode-failure mapping, OpenAPI and the docs page. */
 export const ApiLive = Layer.mergeAll(
@@ -53,6 +58,7 @@ export const serverLayer = (options: { readonly port: number; readonly host: str
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(ApiLive),
     Layer.provideMerge(IdempotencyPurgeLive),
+    Layer.provideMerge(WebhookWorkerLive),
     Layer.provideMerge(Layer.mergeAll(Authenticator.Default, IdempotencyStore.Default)),
     HttpServer.withLogAddress,
     // No trace exporter is configured yet, so the per-request HTTP span is only cost (about 10% of

@@ -48,7 +48,11 @@ export const serverProcess = (env: Record<string, string>) =>
       Effect.promise(() =>
         new Promise<void>((done) => {
           if (child.exitCode !== null) return done()
-          child.once("close", () => done())
+          const kill = setTimeout(() => child.kill("SIGKILL"), 15_000)
+          child.once("close", () => {
+            clearTimeout(kill)
+            done()
+          })
           child.kill("SIGTERM")
         })
       )

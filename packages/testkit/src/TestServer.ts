@@ -1,6 +1,6 @@
 import { HttpServer } from "@effect/platform"
 import { ALL_SCOPES } from "@bizops/domain"
-import { AccessRepo, AppConfigLive, databaseLayer, FastSql, migrate, serverLayer } from "@bizops/server"
+import { AccessRepo, AppConfigLive, type AppConfigShape, databaseLayer, FastSql, migrate, serverLayer, withConfig } from "@bizops/server"
 import { SqlClient } from "@effect/sql"
 import { type Clock, Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
@@ -60,6 +60,8 @@ const freshDatabase = Effect.acquireRelease(
 export const makeTestServer = (options?: {
   /** The clock the server reads (for example a ShiftedClock that a test moves forward). */
   readonly clock?: Clock.Clock
+  /** Settings over the environment's (for example webhooksAllowInsecure, for a receiver on loopback). */
+  readonly config?: Partial<AppConfigShape>
 }) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const database = yield* freshDatabase
@@ -92,7 +94,7 @@ export const makeTestServer = (options?: {
       Layer.provide(serverLayer({ port: 0, host: "127.0.0.1" })),
       Layer.provide(AccessRepo.Default),
       Layer.provide(migrated),
-      Layer.provide(AppConfigLive),
+      Layer.provide(options?.config === undefined ? AppConfigLive : withConfig(options.config)),
       Layer.provide(sql),
       Layer.provide(options?.clock === undefined ? Layer.empty : Layer.setClock(options.clock))
     )

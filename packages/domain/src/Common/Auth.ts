@@ -34,7 +34,9 @@ export const requiredScope = (method: string, pathname: string): string | undefi
   const match = /^\/api\/v1\/([a-z][a-z-]*)/.exec(pathname)
   if (match === null) return undefined
   const access = method === "GET" || method === "HEAD" ? "read" : "write"
-  return `${match[1]}:${access}`
+  // The event catalog belongs to the webhooks resource.
+  const resource = match[1] === "webhook-events" ? "webhooks" : match[1]
+  return `${resource}:${access}`
 }
 
 /** Every resource that has scopes, in the order of the specification's section 4. */

@@ -18,6 +18,7 @@ import { Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
+import { Outbox } from "../Webhooks/Outbox.js"
 import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
 
 interface ClientRow {
@@ -84,6 +85,7 @@ export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/C
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const fast = yield* FastSql
+    const outbox = yield* Outbox
 
     const list = (
       principal: Principal,
@@ -109,7 +111,7 @@ export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/C
       )
 
     const create = (principal: Principal, input: ClientCreate) =>
-      Effect.gen(function*() {
+      sql.withTransaction(Effect.gen(function*() {
         const taxSettings = yield* taxSettingsOrFail(DEFAULT_TAX_SETTINGS, input.taxSettings)
         const rows = yield* fast.rows<ClientRow>(
           `INSERT INTO clients (id, organization_id, business_id, name, status, notes, tax_default_taxable,
@@ -130,8 +132,10 @@ export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/C
             input.attachReceiptPdf ?? true
           ]
         )
-        return toClient(rows[0])
-      }).pipe(refuseViolations)
+        const created = toClient(rows[0])
+        yield* outbox.created(principal, "client", created)
+        return created
+      })).pipe(refuseViolations)
 
     const update = (principal: Principal, id: ClientId, input: ClientUpdate) =>
       sql.withTransaction(
@@ -147,16 +151,19 @@ export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/C
           if (Object.keys(values).length === 0) return toClient(current.value)
           const rows = yield* sql<ClientRow>`UPDATE clients SET ${sql.update({ ...values, updatedAt: new Date() })}
             WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-          return toClient(rows[0])
+          const updated = toClient(rows[0])
+          yield* outbox.updated(principal, "client", toClient(current.value), updated)
+          return updated
         })
       ).pipe(refuseViolations)
 
     const remove = (principal: Principal, id: ClientId) =>
-      Effect.gen(function*() {
-        const rows = yield* sql<{ readonly id: string }>`DELETE FROM clients
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+      sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<ClientRow>`DELETE FROM clients
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
         if (rows.length === 0) return yield* Effect.fail(notFound("client"))
-      }).pipe(refuseViolations)
+        yield* outbox.deleted(principal, "client", toClient(rows[0]))
+      })).pipe(refuseViolations)
 
     return { list, get, create, update, remove } as const
   })

@@ -14,6 +14,7 @@ import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
+import { Outbox } from "../Webhooks/Outbox.js"
 import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
 
 interface ContactRow {
@@ -50,6 +51,7 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const fast = yield* FastSql
+    const outbox = yield* Outbox
 
     /**
      * Clears the primary flag of a client's other contacts (inside the caller's transaction). The
@@ -57,11 +59,19 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
      * take turns: the last one wins, none fails.
      */
     const clearPrimary = (principal: Principal, clientId: string | null, except: string) =>
-      clientId === null ? Effect.void : Effect.zipRight(
-        sql`SELECT id FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${clientId} FOR UPDATE`,
-        sql`UPDATE contacts SET is_primary = false, updated_at = now()
-          WHERE organization_id = ${principal.organizationId} AND client_id = ${clientId} AND is_primary AND id <> ${except}`
-      )
+      clientId === null ? Effect.void : Effect.gen(function*() {
+        yield* sql`SELECT id FROM clients WHERE organization_id = ${principal.organizationId} AND id = ${clientId} FOR UPDATE`
+        const changed = yield* sql<ContactRow & { readonly previousUpdatedAt: Date }>`UPDATE contacts c
+          SET is_primary = false, updated_at = now()
+          FROM (SELECT id, updated_at AS previous_updated_at FROM contacts
+                WHERE organization_id = ${principal.organizationId} AND client_id = ${clientId} AND is_primary AND id <> ${except}) o
+          WHERE c.organization_id = ${principal.organizationId} AND c.id = o.id
+          RETURNING c.*, o.previous_updated_at`
+        // Each contact that lost the flag changed too: contact_updated, with its previous attributes.
+        for (const row of changed) {
+          yield* outbox.updated(principal, "contact", toContact({ ...row, isPrimary: true, updatedAt: row.previousUpdatedAt }), toContact(row))
+        }
+      })
 
     const list = (
       principal: Principal,
@@ -105,7 +115,9 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
               isPrimary: input.isPrimary ?? false
             })
           } RETURNING *`
-          return toContact(rows[0])
+          const created = toContact(rows[0])
+        yield* outbox.created(principal, "contact", created)
+        return created
         })
       ).pipe(refuseViolations)
 
@@ -121,16 +133,19 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
           if (primary) yield* clearPrimary(principal, clientId, id)
           const rows = yield* sql<ContactRow>`UPDATE contacts SET ${sql.update({ ...values, updatedAt: new Date() })}
             WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-          return toContact(rows[0])
+          const updated = toContact(rows[0])
+          yield* outbox.updated(principal, "contact", toContact(current.value), updated)
+          return updated
         })
       ).pipe(refuseViolations)
 
     const remove = (principal: Principal, id: ContactId) =>
-      Effect.gen(function*() {
-        const rows = yield* sql<{ readonly id: string }>`DELETE FROM contacts
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+      sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<ContactRow>`DELETE FROM contacts
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
         if (rows.length === 0) return yield* Effect.fail(notFound("contact"))
-      }).pipe(refuseViolations)
+        yield* outbox.deleted(principal, "contact", toContact(rows[0]))
+      })).pipe(refuseViolations)
 
     return { list, get, create, update, remove } as const
   })

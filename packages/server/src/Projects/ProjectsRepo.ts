@@ -19,6 +19,7 @@ import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
+import { Outbox } from "../Webhooks/Outbox.js"
 import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
 
 interface ProjectRow {
@@ -65,6 +66,7 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const fast = yield* FastSql
+    const outbox = yield* Outbox
 
     const clientBusiness = (principal: Principal, clientId: string) =>
       Effect.flatMap(
@@ -120,7 +122,9 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server
               ...contractValueColumn(input.contractValue)
             })
           } RETURNING *`
-          return toProject(rows[0])
+          const created = toProject(rows[0])
+        yield* outbox.created(principal, "project", created)
+        return created
         })
       ).pipe(refuseViolations)
 
@@ -140,16 +144,19 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server
           const businessId = input.clientId === undefined ? {} : { businessId: yield* clientBusiness(principal, input.clientId) }
           const rows = yield* sql<ProjectRow>`UPDATE projects SET ${sql.update({ ...values, ...businessId, updatedAt: new Date() })}
             WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-          return toProject(rows[0])
+          const updated = toProject(rows[0])
+          yield* outbox.updated(principal, "project", toProject(current.value), updated)
+          return updated
         })
       ).pipe(refuseViolations)
 
     const remove = (principal: Principal, id: ProjectId) =>
-      Effect.gen(function*() {
-        const rows = yield* sql<{ readonly id: string }>`DELETE FROM projects
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+      sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<ProjectRow>`DELETE FROM projects
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
         if (rows.length === 0) return yield* Effect.fail(notFound("project"))
-      }).pipe(refuseViolations)
+        yield* outbox.deleted(principal, "project", toProject(rows[0]))
+      })).pipe(refuseViolations)
 
     return { list, get, create, update, remove } as const
   })

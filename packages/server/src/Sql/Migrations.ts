@@ -2,11 +2,13 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import foundation from "./migrations/0001_foundation.js"
 import limits from "./migrations/0002_limits.js"
+import webhooks from "./migrations/0003_webhooks.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
-  "0002_limits": limits
+  "0002_limits": limits,
+  "0003_webhooks": webhooks
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */

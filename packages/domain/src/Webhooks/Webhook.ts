@@ -1,0 +1,97 @@
+import { Schema } from "effect"
+import { ListOf, ListParams } from "../Common/Pagination.js"
+import { DateTime, MaxString, strict, Text, Uuid } from "../Common/Values.js"
+
+export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
+export type WebhookId = typeof WebhookId.Type
+export const DeliveryId = Uuid.pipe(Schema.brand("WebhookDeliveryId"))
+export type DeliveryId = typeof DeliveryId.Type
+
+/** A target URL: absolute, at most 2048 characters (https is checked by the server, with the SSRF rules). */
+export const WebhookUrl = Text.pipe(
+  Schema.maxLength(2048, { message: () => "must be at most 2048 characters" }),
+  Schema.filter((s) => URL.canParse(s), { message: () => "must be an absolute URL" })
+).annotations({ format: "uri", arbitrary: () => (fc) => fc.constantFrom("https://example.com/hooks", "https://hooks.example.org/a/b") })
+
+/** Event names (see GET /api/v1/webhook-events), or ["*"] for every event. */
+export const WebhookEvents = Schema.Array(Text.pipe(Schema.maxLength(100))).pipe(
+  Schema.minItems(1, { message: () => "must name at least one event" }),
+  Schema.maxItems(100, { message: () => "must name at most 100 events" })
+)
+
+/** A signing secret: `whsec_` and base64 of 24 to 64 random bytes (Standard Webhooks). Write-only. */
+export const WebhookSecret = Schema.String.pipe(
+  Schema.filter((s) => {
+    const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(s)
+    if (match === null) return false
+    const bytes = Math.floor((match[1].length * 3) / 4) - (match[1].endsWith("==") ? 2 : match[1].endsWith("=") ? 1 : 0)
+    return bytes >= 24 && bytes <= 64
+  }, { message: () => "must be whsec_ followed by base64 of 24 to 64 random bytes" })
+)
+
+export class Webhook extends Schema.Class<Webhook>("Webhook")({
+  id: WebhookId,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  enabled: Schema.Boolean,
+  hasSecret: Schema.Boolean,
+  createdAt: DateTime,
+  updatedAt: DateTime
+}) {}
+
+export const WebhookCreate = Schema.Struct({
+  url: WebhookUrl,
+  events: WebhookEvents,
+  description: Schema.optional(Schema.NullOr(MaxString(500))),
+  enabled: Schema.optional(Schema.Boolean),
+  secret: Schema.optional(WebhookSecret)
+}).annotations({ ...strict, identifier: "WebhookCreate" })
+export type WebhookCreate = typeof WebhookCreate.Type
+
+export const WebhookUpdate = Schema.Struct({
+  url: Schema.optional(WebhookUrl),
+  events: Schema.optional(WebhookEvents),
+  description: Schema.optional(Schema.NullOr(MaxString(500))),
+  enabled: Schema.optional(Schema.Boolean),
+  /** A new secret, or null to stop signing. */
+  secret: Schema.optional(Schema.NullOr(WebhookSecret))
+}).annotations({ ...strict, identifier: "WebhookUpdate" })
+export type WebhookUpdate = typeof WebhookUpdate.Type
+
+export const WebhookListParams = Schema.Struct({ ...ListParams })
+export const WebhookList = ListOf(Webhook, "WebhookList")
+
+export const DeliveryStatus = Schema.Literal("pending", "succeeded", "failed")
+
+export const DeliveryAttempt = Schema.Struct({
+  attemptedAt: DateTime,
+  statusCode: Schema.NullOr(Schema.Int),
+  durationMs: Schema.Int,
+  responseBody: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "WebhookDeliveryAttempt" })
+
+export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDelivery")({
+  id: DeliveryId,
+  webhookId: WebhookId,
+  eventId: Uuid,
+  eventType: Schema.String,
+  status: DeliveryStatus,
+  attempts: Schema.Array(DeliveryAttempt),
+  nextAttemptAt: Schema.NullOr(DateTime),
+  /** The event as it was (and is again) sent: the body of every attempt. */
+  event: Schema.Unknown,
+  createdAt: DateTime,
+  updatedAt: DateTime
+}) {}
+
+export const DeliveryList = ListOf(WebhookDelivery, "WebhookDeliveryList")
+
+export const WebhookEventType = Schema.Struct({
+  name: Schema.String,
+  description: Schema.String,
+  payloadSchema: Schema.Unknown
+}).annotations({ identifier: "WebhookEventType" })
+
+export const WebhookEventTypeList = ListOf(WebhookEventType, "WebhookEventTypeList")

@@ -1,0 +1,209 @@
+import {
+  DELIVERY_TIMEOUT,
+  deliveryHeaders,
+  isForbiddenAddress,
+  isSuccessStatus,
+  literalAddress,
+  nextAttemptDelay,
+  shouldDisableSubscription
+} from "@bizops/webhooks"
+import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { lookup } from "node:dns"
+import { request as httpRequest } from "node:http"
+import { request as httpsRequest } from "node:https"
+import type { LookupFunction } from "node:net"
+import { AppConfig } from "../Config.js"
+import { FastSql } from "../Sql/Fast.js"
+
+/** How much of a receiver's answer an attempt keeps. */
+const RESPONSE_BODY_LIMIT = 2048
+/** Deliveries one worker claims at a time; a claim is a lease that expires if the worker dies. */
+const BATCH = 10
+const DELIVERY_TIMEOUT_MS = Duration.toMillis(DELIVERY_TIMEOUT)
+const LEASE_MS = DELIVERY_TIMEOUT_MS + 45_000
+
+interface Claimed {
+  readonly id: string
+  readonly organizationId: string
+  readonly webhookId: string
+  readonly attemptCount: number
+  readonly url: string
+  readonly secret: string | null
+  readonly enabled: boolean
+  readonly failingSince: Date | null
+  readonly eventId: string
+  readonly body: string
+}
+
+interface Outcome {
+  readonly statusCode: number | null
+  readonly responseBody: string | null
+  readonly error: string | null
+  readonly durationMs: number
+}
+
+/**
+ * A DNS lookup that refuses private, loopback, link-local and metadata addresses (SSRF), unless
+ * insecure targets are allowed. It is the lookup of the connection itself, so the address checked is
+ * the address connected to (no rebinding between a check and the request).
+ */
+const guardedLookup = (allowInsecure: boolean): LookupFunction => (hostname, options, callback) =>
+  lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "", 0)
+    const list = Array.isArray(addresses) ? addresses : []
+    const refused = list.find((a) => isForbiddenAddress(a.address))
+    if (!allowInsecure && refused !== undefined) {
+      return callback(new Error(`refused: ${hostname} resolves to a private or reserved address`), "", 0)
+    }
+    if (options.all === true) return callback(null, list)
+    const first = list[0]
+    return first === undefined ? callback(new Error(`no address for ${hostname}`), "", 0) : callback(null, first.address, first.family)
+  })
+
+/** One POST of the event body; no redirects are followed; 15 s without an answer is a failure. */
+const post = (url: string, headers: Record<string, string>, body: string, allowInsecure: boolean) =>
+  Effect.async<Outcome>((resume) => {
+    const started = Date.now()
+    const target = new URL(url)
+    // Node does not call `lookup` for an address written in the URL: check that one here.
+    const literal = literalAddress(target.hostname)
+    if (!allowInsecure && literal !== undefined && isForbiddenAddress(literal)) {
+      return resume(Effect.succeed({ statusCode: null, responseBody: null, error: `refused: ${literal} is a private or reserved address`, durationMs: 0 }))
+    }
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest
+    let done = false
+    const finish = (outcome: Omit<Outcome, "durationMs">) => {
+      if (done) return
+      done = true
+      resume(Effect.succeed({ ...outcome, durationMs: Date.now() - started }))
+    }
+    const req = send(target, {
+      method: "POST",
+      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      lookup: guardedLookup(allowInsecure),
+      timeout: DELIVERY_TIMEOUT_MS
+    }, (res) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      res.on("data", (chunk: Buffer) => {
+        if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk)
+        size += chunk.length
+      })
+      res.on("end", () =>
+        finish({
+          statusCode: res.statusCode ?? null,
+          responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8"),
+          error: null
+        }))
+      res.on("error", (e) => finish({ statusCode: res.statusCode ?? null, responseBody: null, error: e.message }))
+    })
+    req.on("timeout", () => {
+      req.destroy(new Error(`no answer in ${DELIVERY_TIMEOUT_MS / 1000} s`))
+    })
+    req.on("error", (e) => finish({ statusCode: null, responseBody: null, error: e.message }))
+    req.end(body)
+    return Effect.sync(() => req.destroy())
+  })
+
+/**
+ * The delivery worker: every instance runs one. It claims due deliveries with FOR UPDATE SKIP LOCKED
+ * (a lease: the claim moves next_attempt_at past the attempt's timeout, so a worker that dies
+ * mid-delivery leaves the delivery to be sent again later, at least once, never lost), sends them,
+ * records each attempt, and schedules retries per the contract (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * 10 h, then failed). A subscription failing for 5 days in a row is disabled.
+ */
+export const makeWorker = Effect.gen(function*() {
+  const fast = yield* FastSql
+  const config = yield* AppConfig
+
+  const claim = (now: Date) =>
+    fast.rows<Claimed>(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= $1
+         ORDER BY next_attempt_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       ), leased AS (
+         UPDATE webhook_deliveries d SET next_attempt_at = $3, updated_at = $1
+         FROM due WHERE d.id = due.id
+         RETURNING d.id, d.organization_id, d.webhook_id, d.event_id, d.attempt_count
+       )
+       SELECT l.id, l.organization_id, l.webhook_id, l.attempt_count, l.event_id,
+              w.url, w.secret, w.enabled, w.failing_since, e.body
+       FROM leased l
+       JOIN webhooks w ON w.organization_id = l.organization_id AND w.id = l.webhook_id
+       JOIN webhook_events e ON e.organization_id = l.organization_id AND e.id = l.event_id`,
+      [now, BATCH, new Date(now.getTime() + LEASE_MS)]
+    )
+
+  const deliver = (item: Claimed) =>
+    Effect.gen(function*() {
+      const outcome: Outcome = item.enabled
+        ? yield* post(item.url, deliveryHeaders({ secret: item.secret, id: item.eventId, timestampSeconds: Math.floor((yield* Clock.currentTimeMillis) / 1000), body: item.body }), item.body, config.webhooksAllowInsecure)
+        : { statusCode: null, responseBody: null, error: "the subscription is disabled", durationMs: 0 }
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const succeeded = outcome.statusCode !== null && isSuccessStatus(outcome.statusCode)
+      const attempts = item.attemptCount + 1
+      const delay = succeeded || !item.enabled ? undefined : Option.getOrUndefined(Option.map(nextAttemptDelay(attempts), Duration.toMillis))
+      const status = succeeded ? "succeeded" : delay === undefined ? "failed" : "pending"
+      yield* fast.rows(
+        `WITH a AS (
+           INSERT INTO webhook_attempts (organization_id, delivery_id, attempted_at, status_code, duration_ms, response_body, error)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+         )
+         UPDATE webhook_deliveries SET status = $8, attempt_count = $9, next_attempt_at = $10, updated_at = $3
+         WHERE organization_id = $1 AND id = $2`,
+        [
+          item.organizationId,
+          item.id,
+          now,
+          outcome.statusCode,
+          outcome.durationMs,
+          outcome.responseBody,
+          outcome.error,
+          status,
+          attempts,
+          delay === undefined ? null : new Date(now.getTime() + delay)
+        ]
+      )
+      if (!item.enabled) return
+      if (succeeded) {
+        if (item.failingSince !== null) {
+          yield* fast.rows(`UPDATE webhooks SET failing_since = NULL WHERE organization_id = $1 AND id = $2`, [item.organizationId, item.webhookId])
+        }
+        return
+      }
+      const failingSince = item.failingSince ?? now
+      const disable = shouldDisableSubscription(failingSince, now)
+      yield* fast.rows(
+        `UPDATE webhooks SET failing_since = coalesce(failing_since, $3),
+           enabled = CASE WHEN $4 THEN false ELSE enabled END,
+           disabled_reason = CASE WHEN $4 THEN 'failing for 5 days' ELSE disabled_reason END
+         WHERE organization_id = $1 AND id = $2`,
+        [item.organizationId, item.webhookId, failingSince, disable]
+      )
+    })
+
+  /** One pass: claim what is due and deliver it, in parallel. Returns how many were sent. */
+  const runOnce = Effect.gen(function*() {
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const claimed = yield* claim(now)
+    yield* Effect.forEach(claimed, deliver, { concurrency: BATCH, discard: true })
+    return claimed.length
+  })
+
+  return { runOnce } as const
+})
+
+/** Runs the worker on this instance: a pass every second (at once again when a pass was full). */
+export const WebhookWorkerLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const worker = yield* makeWorker
+    yield* worker.runOnce.pipe(
+      Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Webhook worker pass failed", cause), 0)),
+      Effect.repeat(Schedule.spaced(Duration.seconds(1))),
+      Effect.forkScoped
+    )
+  })
+)

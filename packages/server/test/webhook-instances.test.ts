@@ -1,0 +1,40 @@
+import { expect, layer } from "@effect/vitest"
+import { receiver, serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
+import { Effect } from "effect"
+import { Webhook } from "standardwebhooks"
+
+const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+
+layer(TestServerLive)("webhook workers in two processes", (it) => {
+  it.effect("deliver each event once, and never print the secret", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* TestServer
+      const hook = yield* receiver
+      const env = { DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_INSECURE: "1" }
+      const [a, b] = yield* Effect.all([serverProcess(env), serverProcess(env)], { concurrency: 2 })
+      const org = yield* server.organization()
+      const key = { "x-api-key": org.apiKey, "content-type": "application/json" }
+      const subscribed = yield* Effect.promise(() =>
+        fetch(`${a.url}/api/v1/webhooks`, { method: "POST", headers: key, body: JSON.stringify({ url: hook.url, events: ["client_created"], secret: SECRET }) })
+          .then((r) => r.text()))
+      expect(subscribed).not.toContain(SECRET.slice(6))
+      const count = 20
+      yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
+        Effect.promise(() =>
+          fetch(`${(i % 2 === 0 ? a : b).url}/api/v1/clients`, { method: "POST", headers: key, body: JSON.stringify({ name: `C${i}` }) })
+            .then((r) => r.text())), { concurrency: 4 })
+      const got = yield* hook.waitFor(count, 30)
+      // Time for a duplicate to arrive, if a second worker were to send one (real time: it.effect's clock is a test clock).
+      yield* Effect.promise(() => new Promise((done) => setTimeout(done, 2000)))
+      const all = hook.received()
+      expect(all).toHaveLength(count)
+      const ids = all.map((r) => new Webhook(SECRET).verify(r.body, {
+        "webhook-id": String(r.headers["webhook-id"]),
+        "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+        "webhook-signature": String(r.headers["webhook-signature"])
+      }) as { id: string })
+      expect(new Set(ids.map((e) => e.id)).size).toBe(count)
+      expect(got.length).toBe(count)
+      expect(a.output() + b.output()).not.toContain(SECRET.slice(6))
+    })), { timeout: 120_000 })
+})

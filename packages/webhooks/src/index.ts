@@ -1,0 +1,5 @@
+export * from "./Addresses.js"
+export * from "./Catalog.js"
+export * from "./Payload.js"
+export * from "./Retry.js"
+export * from "./Signing.js"
