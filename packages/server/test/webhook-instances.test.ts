@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { receiver, serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
+import { receiver, receiverOn, serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
+import { freePort } from "@bizops/server"
 import { Effect } from "effect"
 import { Webhook } from "standardwebhooks"
 
@@ -36,5 +37,36 @@ layer(TestServerLive)("webhook workers in two processes", (it) => {
       expect(new Set(ids.map((e) => e.id)).size).toBe(count)
       expect(got.length).toBe(count)
       expect(a.output() + b.output()).not.toContain(SECRET.slice(6))
+    })), { timeout: 120_000 })
+
+  it.effect("a server killed after the commit, before the delivery succeeded: another instance delivers it", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* TestServer
+      const port = yield* freePort
+      const hookUrl = `http://127.0.0.1:${port}/hook`
+      const env = { DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_INSECURE: "1" }
+      const org = yield* server.organization()
+      const key = { "x-api-key": org.apiKey, "content-type": "application/json" }
+      const first = yield* Effect.scoped(Effect.gen(function*() {
+        const a = yield* serverProcess(env)
+        yield* Effect.promise(() =>
+          fetch(`${a.url}/api/v1/webhooks`, { method: "POST", headers: key, body: JSON.stringify({ url: hookUrl, events: ["client_created"], secret: SECRET }) }))
+        const created = yield* Effect.promise(() =>
+          fetch(`${a.url}/api/v1/clients`, { method: "POST", headers: key, body: JSON.stringify({ name: "Survivor" }) }).then((r) => r.json() as Promise<{ id: string }>))
+        // The receiver is not there yet: the first attempt fails; then the process dies hard.
+        yield* Effect.promise(() => new Promise((done) => setTimeout(done, 1500)))
+        a.child.kill("SIGKILL")
+        return created
+      }))
+      const hook = yield* receiverOn(port)
+      yield* serverProcess(env)
+      const got = yield* hook.waitFor(1, 30)
+      expect(got).toHaveLength(1)
+      const event = new Webhook(SECRET).verify(got[0].body, {
+        "webhook-id": String(got[0].headers["webhook-id"]),
+        "webhook-timestamp": String(got[0].headers["webhook-timestamp"]),
+        "webhook-signature": String(got[0].headers["webhook-signature"])
+      }) as { data: { object: { id: string } } }
+      expect(event.data.object.id).toBe(first.id)
     })), { timeout: 120_000 })
 })

@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { join, resolve } from "node:path"
+import { resolve } from "node:path"
 
 /** The repository's root folder. */
 export const repoRoot = resolve(import.meta.dirname, "../../..")
-const tsx = join(repoRoot, "node_modules/.bin/tsx")
+/** Node with tsx as a loader: one process (a `tsx` wrapper would be a second, which a SIGKILL would orphan). */
+const node = (script: string, args: ReadonlyArray<string> = []) => [process.execPath, ["--conditions=source", "--import", "tsx", script, ...args]] as const
 
 export interface ServerProcess {
   readonly child: ChildProcess
@@ -25,7 +26,8 @@ export const serverProcess = (env: Record<string, string>) =>
       new Promise<ServerProcess>((ready, fail) => {
         const childEnv: Record<string, string | undefined> = { ...process.env, PORT: "0", ...env }
         if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
-        const child = spawn(tsx, ["--conditions=source", "packages/server/src/main.ts"], { cwd: repoRoot, env: childEnv })
+        const [command, args] = node("packages/server/src/main.ts")
+        const child = spawn(command, args, { cwd: repoRoot, env: childEnv })
         let output = ""
         const timer = setTimeout(() => fail(new Error(`the server did not start in 60 s:\n${output}`)), 60_000)
         const onData = (d: Buffer) => {
@@ -47,7 +49,7 @@ export const serverProcess = (env: Record<string, string>) =>
     ({ child }) =>
       Effect.promise(() =>
         new Promise<void>((done) => {
-          if (child.exitCode !== null) return done()
+          if (child.exitCode !== null || child.signalCode !== null) return done()
           const kill = setTimeout(() => child.kill("SIGKILL"), 15_000)
           child.once("close", () => {
             clearTimeout(kill)
@@ -68,7 +70,8 @@ export interface CommandRun {
 export const runScript = (script: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   Effect.promise(() =>
     new Promise<CommandRun>((done) => {
-      const child = spawn(tsx, ["--conditions=source", script, ...args], { cwd: repoRoot, env: { ...process.env, ...env } })
+      const [command, nodeArgs] = node(script, args)
+      const child = spawn(command, nodeArgs, { cwd: repoRoot, env: { ...process.env, ...env } })
       let stdout = ""
       let stderr = ""
       child.stdout.on("data", (d) => (stdout += d))

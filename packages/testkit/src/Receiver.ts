@@ -18,8 +18,8 @@ export interface Receiver {
   readonly waitFor: (n: number, seconds?: number) => Effect.Effect<ReadonlyArray<Received>>
 }
 
-/** A webhook receiver on a loopback port for the length of the scope. */
-export const receiver = Effect.acquireRelease(
+/** A webhook receiver on a loopback port (any free one by default) for the length of the scope. */
+export const receiverOn = (port: number) => Effect.acquireRelease(
   Effect.async<{ readonly receiver: Receiver; readonly close: () => Promise<void> }>((resume) => {
     const received: Array<Received> = []
     let statuses: Array<number> = []
@@ -33,7 +33,7 @@ export const receiver = Effect.acquireRelease(
         res.end(status === 200 ? "ok" : "not now")
       })
     })
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address()
       const port = typeof address === "object" && address !== null ? address.port : 0
       const waitFor = (n: number, seconds = 20) =>
@@ -61,3 +61,5 @@ export const receiver = Effect.acquireRelease(
   }),
   ({ close }) => Effect.promise(close)
 ).pipe(Effect.map(({ receiver }) => receiver))
+
+export const receiver = receiverOn(0)
