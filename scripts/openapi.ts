@@ -1,5 +1,4 @@
-/** Prints the OpenAPI document of the API, generated from the HttpApi definition: `npm run -s openapi > openapi.json`. */
-import { OpenApi } from "@effect/platform"
-import { Api } from "@bizops/domain"
+/** Prints the OpenAPI document (the one GET /api/v1/openapi.json serves): `npm run -s openapi > openapi.json`. */
+import { openApiDocument } from "@bizops/server"
 
-process.stdout.write(JSON.stringify(OpenApi.fromApi(Api), null, 2) + "\n")
+process.stdout.write(JSON.stringify(openApiDocument(), null, 2) + "\n")

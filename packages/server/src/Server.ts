@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@bizops/domain"
 import { Effect, Layer } from "effect"
@@ -10,6 +10,7 @@ import { ContactsRepo } from "./Contacts/ContactsRepo.js"
 import { AuthenticationLive, Authenticator } from "./Http/Authentication.js"
 import { IdempotencyPurgeLive, IdempotencyStore, makeIdempotency } from "./Http/Idempotency.js"
 import { decodeFailures, errorEnvelope } from "./Http/Envelope.js"
+import { openApiDocument } from "./Http/OpenApiDocument.js"
 import { routeTable } from "./Http/Routes.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
@@ -51,10 +52,18 @@ const serve = Layer.unwrapEffect(
   })
 ).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
+/** `GET /api/v1/openapi.json`: the document of Http/OpenApiDocument.ts, computed once. */
+const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const response = yield* Effect.orDie(HttpServerResponse.json(openApiDocument()))
+    yield* router.get(OPENAPI_PATH, Effect.succeed(response))
+  })
+)
+
 /** The HTTP server on a port, with the error envelope outermost. Needs the SQL client. */
 export const serverLayer = (options: { readonly port: number; readonly host: string }) =>
   serve.pipe(
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
+    Layer.provide(OpenApiRoute),
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(ApiLive),
     Layer.provideMerge(IdempotencyPurgeLive),

@@ -56,6 +56,11 @@ layer(TestServerLive)("http", (it) => {
       expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(["/api/v1/clients", "/api/v1/clients/{id}", "/api/v1/contacts", "/api/v1/projects/{id}"]))
       expect(spec.body.components.securitySchemes).toHaveProperty("apiKey")
       expect(spec.text).not.toContain("HttpApiDecodeError")
+      // The outbound events, from the webhooks package's catalog, with every $ref resolvable.
+      expect(Object.keys(spec.body.webhooks)).toEqual(expect.arrayContaining(["client_created", "contact_updated", "invoice_refunded", "sale_voided"]))
+      const refs = [...new Set<string>((spec.text.match(/"\$ref":"[^"]+"/g) ?? []).map((r) => r.slice(8, -1)))]
+      const resolve = (ref: string) => ref.replace("#/", "").split("/").reduce<any>((node, key) => node?.[key], spec.body)
+      expect(refs.filter((ref) => resolve(ref) === undefined)).toEqual([])
       const docs = yield* get("/docs")
       expect(docs.status).toBe(200)
       expect(docs.headers.get("content-type")).toContain("text/html")

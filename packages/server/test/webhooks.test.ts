@@ -174,4 +174,22 @@ layer(makeTestServer({ clock: retryClock, config: { webhooksAllowInsecure: true 
       expect(again.body.status).toBe("pending")
       expect(yield* hook.waitFor(4)).toHaveLength(4)
     })))
+
+  it.effect("a subscription failing for 5 days in a row is disabled", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      const hook = yield* receiver
+      hook.respondWith(Array.from({ length: 20 }, () => 500))
+      const webhook = yield* subscribe(org.apiKey, hook.url, ["client_created"])
+      yield* post("/api/v1/clients", { name: "One" }, { key: org.apiKey })
+      expect(yield* hook.waitFor(1)).toHaveLength(1)
+      expect((yield* get(`/api/v1/webhooks/${webhook.id}`, { key: org.apiKey })).body.enabled).toBe(true)
+      // Five days on, the retry that falls due fails too: five days of failures in a row.
+      yield* retryClock.advance("5 days")
+      expect(yield* hook.waitFor(2)).toHaveLength(2)
+      yield* Effect.promise(() => new Promise((done) => setTimeout(done, 500)))
+      expect((yield* get(`/api/v1/webhooks/${webhook.id}`, { key: org.apiKey })).body.enabled).toBe(false)
+      // Enabled again, it starts a new count.
+      expect((yield* patch(`/api/v1/webhooks/${webhook.id}`, { enabled: true }, { key: org.apiKey })).body.enabled).toBe(true)
+    })))
 })
