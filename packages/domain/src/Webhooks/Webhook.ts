@@ -24,8 +24,13 @@ export const WebhookSecret = Schema.String.pipe(
   Schema.filter((s) => {
     const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(s)
     if (match === null) return false
-    const bytes = Math.floor((match[1].length * 3) / 4) - (match[1].endsWith("==") ? 2 : match[1].endsWith("=") ? 1 : 0)
-    return bytes >= 24 && bytes <= 64
+    try {
+      // Canonical base64 only (as the webhooks package's isValidSecret): it must read back the same.
+      const bytes = atob(match[1])
+      return btoa(bytes) === match[1] && bytes.length >= 24 && bytes.length <= 64
+    } catch {
+      return false
+    }
   }, { message: () => "must be whsec_ followed by base64 of 24 to 64 random bytes" })
 )
 
