@@ -17,7 +17,8 @@ import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { Outbox } from "./Webhooks/Outbox.js"
 import { WebhooksHttp } from "./Webhooks/WebhooksHttp.js"
 import { WebhooksRepo } from "./Webhooks/WebhooksRepo.js"
-import { WebhookWorkerLive } from "./Webhooks/Worker.js"
+import { workerLayer } from "@bizops/webhooks"
+import { AppConfig } from "./Config.js"
 
 export const OPENAPI_PATH = "/api/v1/openapi.json"
 export const DOCS_PATH = "/docs"
@@ -51,6 +52,11 @@ const serve = Layer.unwrapEffect(
     return HttpServer.serve(errorEnvelope(routes)(idempotency(app)))
   })
 ).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+
+/** The webhook delivery worker of packages/webhooks, on this instance, with the instance's settings. */
+const WebhookWorkerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => workerLayer({ allowInsecure: config.webhooksAllowInsecure }))
+)
 
 /** `GET /api/v1/openapi.json`: the document of Http/OpenApiDocument.ts, computed once. */
 const OpenApiRoute = HttpApiBuilder.Router.use((router) =>

@@ -1,19 +1,17 @@
-import {
-  DELIVERY_TIMEOUT,
-  deliveryHeaders,
-  isForbiddenAddress,
-  isSuccessStatus,
-  literalAddress,
-  nextAttemptDelay,
-  shouldDisableSubscription
-} from "@bizops/webhooks"
+import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { lookup } from "node:dns"
 import { request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import { AppConfig } from "../Config.js"
-import { FastSql } from "../Sql/Fast.js"
+import { isForbiddenAddress, literalAddress } from "./Addresses.js"
+import { DELIVERY_TIMEOUT, isSuccessStatus, nextAttemptDelay, shouldDisableSubscription } from "./Retry.js"
+import { deliveryHeaders } from "./Signing.js"
+
+export interface WorkerOptions {
+  /** Targets may be http on loopback and private addresses are not refused (development, tests). */
+  readonly allowInsecure: boolean
+}
 
 /** How much of a receiver's answer an attempt keeps. */
 const RESPONSE_BODY_LIMIT = 2048
@@ -112,12 +110,13 @@ const post = (url: string, headers: Record<string, string>, body: string, allowI
  * records each attempt, and schedules retries per the contract (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
  * 10 h, then failed). A subscription failing for 5 days in a row is disabled.
  */
-export const makeWorker = Effect.gen(function*() {
-  const fast = yield* FastSql
-  const config = yield* AppConfig
+export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  /** The outbox tables' statements, with $n parameters; rows camelCased by the client. */
+  const rows = <Row extends object>(text: string, values: ReadonlyArray<unknown>) => sql.unsafe<Row>(text, values)
 
   const claim = (now: Date) =>
-    fast.rows<Claimed>(
+    rows<Claimed>(
       `WITH due AS (
          SELECT id FROM webhook_deliveries
          WHERE status = 'pending' AND next_attempt_at <= $1
@@ -140,14 +139,14 @@ export const makeWorker = Effect.gen(function*() {
   const deliver = (item: Claimed) =>
     Effect.gen(function*() {
       const outcome: Outcome = item.enabled
-        ? yield* post(item.url, deliveryHeaders({ secret: item.secret, id: item.eventId, timestampSeconds: Math.floor((yield* Clock.currentTimeMillis) / 1000), body: item.body }), item.body, config.webhooksAllowInsecure)
+        ? yield* post(item.url, deliveryHeaders({ secret: item.secret, id: item.eventId, timestampSeconds: Math.floor((yield* Clock.currentTimeMillis) / 1000), body: item.body }), item.body, options.allowInsecure)
         : { statusCode: null, responseBody: null, error: "the subscription is disabled", durationMs: 0 }
       const now = new Date(yield* Clock.currentTimeMillis)
       const succeeded = outcome.statusCode !== null && isSuccessStatus(outcome.statusCode)
       const attempts = item.attemptCount + 1
       const delay = succeeded || !item.enabled ? undefined : Option.getOrUndefined(Option.map(nextAttemptDelay(attempts), Duration.toMillis))
       const status = succeeded ? "succeeded" : delay === undefined ? "failed" : "pending"
-      yield* fast.rows(
+      yield* rows(
         `WITH a AS (
            INSERT INTO webhook_attempts (organization_id, delivery_id, attempted_at, status_code, duration_ms, response_body, error)
            VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -170,13 +169,13 @@ export const makeWorker = Effect.gen(function*() {
       if (!item.enabled) return
       if (succeeded) {
         if (item.failingSince !== null) {
-          yield* fast.rows(`UPDATE webhooks SET failing_since = NULL WHERE organization_id = $1 AND id = $2`, [item.organizationId, item.webhookId])
+          yield* rows(`UPDATE webhooks SET failing_since = NULL WHERE organization_id = $1 AND id = $2`, [item.organizationId, item.webhookId])
         }
         return
       }
       const failingSince = item.failingSince ?? now
       const disable = shouldDisableSubscription(failingSince, now)
-      yield* fast.rows(
+      yield* rows(
         `UPDATE webhooks SET failing_since = coalesce(failing_since, $3),
            enabled = CASE WHEN $4 THEN false ELSE enabled END,
            disabled_reason = CASE WHEN $4 THEN 'failing for 5 days' ELSE disabled_reason END
@@ -196,10 +195,10 @@ export const makeWorker = Effect.gen(function*() {
   return { runOnce } as const
 })
 
-/** Runs the worker on this instance: a pass every second (at once again when a pass was full). */
-export const WebhookWorkerLive = Layer.scopedDiscard(
+/** Runs the worker on this instance: a pass every second. */
+export const workerLayer = (options: WorkerOptions) => Layer.scopedDiscard(
   Effect.gen(function*() {
-    const worker = yield* makeWorker
+    const worker = yield* makeWorker(options)
     yield* worker.runOnce.pipe(
       Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Webhook worker pass failed", cause), 0)),
       Effect.repeat(Schedule.spaced(Duration.seconds(1))),
