@@ -82,6 +82,11 @@ layer(makeTestServer({ clock, config: { webhooksAllowInsecure: true } }))("webho
         expect(names).toContain(name)
       }
       expect(res.body.data[0].payloadSchema).toBeTypeOf("object")
+      expect(names).not.toContain("ping")
+      // The catalog belongs to the webhooks resource: webhooks:read, not some other scope.
+      const other = yield* (yield* TestServer).organization(["clients:read"])
+      expectError(yield* get("/api/v1/webhook-events", { key: other.apiKey }), 403, "forbidden")
+      expectError(yield* get("/api/v1/webhook-events"), 401, "unauthorized")
     }))
 
   it.effect("created, updated and deleted events arrive signed, with the resource and previousAttributes", () =>
