@@ -83,6 +83,13 @@ layer(makeTestServer({ clock, config: { webhooksAllowInsecure: true } }))("webho
       }
       expect(res.body.data[0].payloadSchema).toBeTypeOf("object")
       expect(names).not.toContain("ping")
+      const total = res.body.pagination.total
+      expect(total).toBe(names.length)
+      const second = yield* get("/api/v1/webhook-events?pageSize=5&page=2", { key: org.apiKey })
+      expect(second.body.data.map((e: any) => e.name)).toEqual(names.slice(5, 10))
+      expect(second.body.pagination).toEqual({ page: 2, pageSize: 5, total, totalPages: Math.ceil(total / 5), hasMore: true })
+      expect((yield* get("/api/v1/webhook-events?page=99", { key: org.apiKey })).body.data).toEqual([])
+      expectError(yield* get("/api/v1/webhook-events?pageSize=101", { key: org.apiKey }), 400, "invalid_request")
       // The catalog belongs to the webhooks resource: webhooks:read, not some other scope.
       const other = yield* (yield* TestServer).organization(["clients:read"])
       expectError(yield* get("/api/v1/webhook-events", { key: other.apiKey }), 403, "forbidden")

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
+import { Api, CurrentPrincipal, offsetOf, pageRequest, paginationMeta } from "@bizops/domain"
 import { eventCatalogEntries } from "@bizops/webhooks"
 import { Effect } from "effect"
 import { created, ok } from "../Http/Respond.js"
@@ -12,13 +12,10 @@ export const WebhooksHttp = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
     const repo = yield* WebhooksRepo
     return handlers
       .handle("events", ({ urlParams }) => {
-        const { page, pageSize } = pageRequest(urlParams)
+        const page = pageRequest(urlParams)
         const all = eventCatalogEntries()
-        const totalPages = Math.ceil(all.length / pageSize)
-        return Effect.succeed(ok({
-          data: all.slice((page - 1) * pageSize, page * pageSize),
-          pagination: { page, pageSize, total: all.length, totalPages, hasMore: page < totalPages }
-        }))
+        const from = offsetOf(page)
+        return Effect.succeed(ok({ data: all.slice(from, from + page.pageSize), pagination: paginationMeta(page, all.length) }))
       })
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>

@@ -3,7 +3,9 @@ import {
   DeliveryId,
   InvalidRequest,
   notFound,
+  offsetOf,
   type PageRequest,
+  paginationMeta,
   type Principal,
   type ValidationIssue,
   Webhook,
@@ -200,17 +202,13 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@bizops/server
           `SELECT x.*, count(*) OVER () AS total_count FROM (${DELIVERY_SELECT}
              WHERE d.organization_id = $1 AND d.webhook_id = $2) x
            ORDER BY x.created_at DESC, x.id DESC LIMIT $3 OFFSET $4`,
-          [principal.organizationId, webhookId, page.pageSize, (page.page - 1) * page.pageSize]
+          [principal.organizationId, webhookId, page.pageSize, offsetOf(page)]
         )
         const total = rows[0]?.totalCount ?? (yield* fast.rows<{ readonly n: number }>(
           "SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 AND webhook_id = $2",
           [principal.organizationId, webhookId]
         ))[0]?.n ?? 0
-        const totalPages = Math.ceil(total / page.pageSize)
-        return {
-          data: rows.map(toDelivery),
-          pagination: { page: page.page, pageSize: page.pageSize, total, totalPages, hasMore: page.page < totalPages }
-        }
+        return { data: rows.map(toDelivery), pagination: paginationMeta(page, total) }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const redeliver = (principal: Principal, webhookId: WebhookId, deliveryId: DeliveryId) =>
