@@ -12,6 +12,9 @@ import {
   UnauthorizedResponse
 } from "./Common/Errors.js"
 import { ContactsApi } from "./Contacts/ContactsApi.js"
+import { DocumentVersionsApi } from "./DocumentVersions/DocumentVersionsApi.js"
+import { InvoicesApi } from "./Invoices/InvoicesApi.js"
+import { PaymentsApi } from "./Payments/PaymentsApi.js"
 import { ProjectsApi } from "./Projects/ProjectsApi.js"
 import { WebhooksApi } from "./Webhooks/WebhooksApi.js"
 
@@ -60,6 +63,9 @@ export class Api extends HttpApi.make("bizops")
   .add(ClientsApi)
   .add(ContactsApi)
   .add(ProjectsApi)
+  .add(InvoicesApi)
+  .add(PaymentsApi)
+  .add(DocumentVersionsApi)
   .add(WebhooksApi)
   .addError(InvalidRequestResponse)
   .addError(UnauthorizedResponse)
@@ -75,7 +81,7 @@ export class Api extends HttpApi.make("bizops")
       title: "Business Operations REST API",
       version: API_VERSION,
       description:
-        "The JSON API of a business-operations platform: clients and leads, contacts, projects. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`.",
+        "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, document versions, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`.",
       transform: withoutDefaultDecodeError
     })
   )

@@ -7,6 +7,12 @@ import { ClientsHttp } from "./Clients/ClientsHttp.js"
 import { ClientsRepo } from "./Clients/ClientsRepo.js"
 import { ContactsHttp } from "./Contacts/ContactsHttp.js"
 import { ContactsRepo } from "./Contacts/ContactsRepo.js"
+import { DocumentVersionsHttp } from "./DocumentVersions/DocumentVersionsHttp.js"
+import { DocumentVersionsRepo } from "./DocumentVersions/DocumentVersionsRepo.js"
+import { InvoicesHttp } from "./Invoices/InvoicesHttp.js"
+import { InvoicesRepo } from "./Invoices/InvoicesRepo.js"
+import { PaymentsHttp } from "./Payments/PaymentsHttp.js"
+import { PaymentsRepo } from "./Payments/PaymentsRepo.js"
 import { AuthenticationLive, Authenticator } from "./Http/Authentication.js"
 import { IdempotencyPurgeLive, IdempotencyStore, makeIdempotency } from "./Http/Idempotency.js"
 import { decodeFailures, errorEnvelope } from "./Http/Envelope.js"
@@ -32,6 +38,9 @@ const groups = Layer.mergeAll(
   ClientsHttp.pipe(Layer.provide(ClientsRepo.Default)),
   ContactsHttp.pipe(Layer.provide(ContactsRepo.Default)),
   ProjectsHttp.pipe(Layer.provide(ProjectsRepo.Default)),
+  InvoicesHttp.pipe(Layer.provide(InvoicesRepo.Default)),
+  PaymentsHttp.pipe(Layer.provide(PaymentsRepo.Default)),
+  DocumentVersionsHttp.pipe(Layer.provide(DocumentVersionsRepo.Default)),
   WebhooksHttp.pipe(Layer.provide(WebhooksRepo.Default))
 ).pipe(Layer.provide(AuthenticationLive), Layer.provide(Outbox.Default))
 

@@ -6,7 +6,7 @@
  * Adding a resource's events is one line in `subscribableEvents` below:
  * `...resourceEvents("time_entry", TimeEntry)`.
  */
-import { Client, Contact, Project, Uuid, Webhook } from "@bizops/domain"
+import { Client, Contact, Invoice, Payment, Project, Uuid, Webhook } from "@bizops/domain"
 import { Array as Arr, Either, JSONSchema, Schema, SchemaAST } from "effect"
 
 /** One event of the catalog: its name, what it means, the resource it carries, its body's schema. */
@@ -54,9 +54,7 @@ const notYetDescribed = (what: string, path: string) =>
   `${what} as the API returns it${path === "" ? "" : ` (${path})`}. Its schema is not part of the catalog yet, so it is described here as an object with an id; the issue that adds the resource replaces this with the full schema.`
 
 /** Placeholders for resources whose schemas do not exist yet. Replace each when its resource lands. */
-export const InvoiceObject = permissiveObject("InvoiceEventObject", notYetDescribed("The invoice", "GET /api/v1/invoices/{id}"))
 export const SaleObject = permissiveObject("SaleEventObject", notYetDescribed("The sale", "GET /api/v1/sales/{id}"))
-export const PaymentObject = permissiveObject("PaymentEventObject", notYetDescribed("The payment", "GET /api/v1/payments/{id}"))
 export const ContractObject = permissiveObject("ContractEventObject", notYetDescribed("The contract", "GET /api/v1/contracts/{id}"))
 
 /** `data.previousAttributes` of an `_updated` event: the old values of the fields that changed. */
@@ -159,10 +157,13 @@ const subscribableEvents = [
   ...resourceEvents("client", Client),
   ...resourceEvents("contact", Contact),
   ...resourceEvents("project", Project),
+  ...resourceEvents("invoice", Invoice),
+  createdEvent("payment", Payment),
+  updatedEvent("payment", Payment),
   namedEvent(
     "invoice_refunded",
     "A refund was recorded against an invoice (once per refund). data.object is the invoice after the refund; data.refund is the refund: paymentId, amount, method and reason (the refund's notes).",
-    { resource: "invoice", object: InvoiceObject, data: { refund: Refund } }
+    { resource: "invoice", object: Invoice, data: { refund: Refund } }
   ),
   namedEvent("client_reply", "A client replied to a message from the business. data.object is the reply.", {
     object: permissiveObject("ClientReplyEventObject", namedOnly("The reply"))
@@ -178,7 +179,7 @@ const subscribableEvents = [
   }),
   namedEvent("payment_processing", "A payment entered the processing state. data.object is the payment.", {
     resource: "payment",
-    object: PaymentObject
+    object: Payment
   }),
   namedEvent("receipt_viewed", "A client opened a receipt. data.object is the receipt view.", {
     object: permissiveObject("ReceiptViewEventObject", namedOnly("The receipt view"))

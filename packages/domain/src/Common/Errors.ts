@@ -209,3 +209,10 @@ export const linkedRecordNotFound = (field: string, what: string) =>
   })
 
 export const notFound = (what: string) => new NotFound({ message: `No such ${what}` })
+
+/** A body that is well-formed but wrong at one place: 400 invalid_payload with the path and the reason. */
+export const invalidPayload = (path: ReadonlyArray<string | number>, message: string) =>
+  new InvalidRequest({
+    message: `${path.join(".")}: ${message}`,
+    details: { code: "invalid_payload", issues: [{ path: [...path], message }] }
+  })

@@ -3,6 +3,9 @@ import { Schema } from "effect"
 import * as Arbitrary from "effect/Arbitrary"
 import { Client, ClientList } from "../Clients/Client.js"
 import { Contact, ContactList } from "../Contacts/Contact.js"
+import { DocumentVersion, DocumentVersionList } from "../DocumentVersions/DocumentVersion.js"
+import { Invoice, InvoiceList } from "../Invoices/Invoice.js"
+import { Payment, PaymentList } from "../Payments/Payment.js"
 import { Project, ProjectList } from "../Projects/Project.js"
 
 /**
@@ -22,4 +25,10 @@ describe("JSON text is the encoded form", () => {
   it.prop("Contact list", [Arbitrary.make(ContactList)], ([value]) => sameAsSchema(ContactList)(value), { fastCheck: { numRuns: 30 } })
   it.prop("Project", [Arbitrary.make(Project)], ([value]) => sameAsSchema(Project)(value))
   it.prop("Project list", [Arbitrary.make(ProjectList)], ([value]) => sameAsSchema(ProjectList)(value), { fastCheck: { numRuns: 30 } })
+  it.prop("Invoice", [Arbitrary.make(Invoice)], ([value]) => sameAsSchema(Invoice)(value), { fastCheck: { numRuns: 50 } })
+  it.prop("Invoice list", [Arbitrary.make(InvoiceList)], ([value]) => sameAsSchema(InvoiceList)(value), { fastCheck: { numRuns: 10 } })
+  it.prop("Payment", [Arbitrary.make(Payment)], ([value]) => sameAsSchema(Payment)(value))
+  it.prop("Payment list", [Arbitrary.make(PaymentList)], ([value]) => sameAsSchema(PaymentList)(value), { fastCheck: { numRuns: 30 } })
+  it.prop("Document version", [Arbitrary.make(DocumentVersion)], ([value]) => sameAsSchema(DocumentVersion)(value))
+  it.prop("Document version list", [Arbitrary.make(DocumentVersionList)], ([value]) => sameAsSchema(DocumentVersionList)(value), { fastCheck: { numRuns: 30 } })
 })

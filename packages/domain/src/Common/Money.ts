@@ -21,3 +21,26 @@ export const toMinorUnits = (amount: number, digits = 2): number => {
 
 /** Minor units (1234) to major units (12.34). */
 export const fromMinorUnits = (minor: number, digits = 2): number => Number((minor / 10 ** digits).toFixed(digits))
+
+/**
+ * n / d rounded half away from zero, exactly (integers of any size). d must be positive.
+ * 5 / 2 = 3, -5 / 2 = -3, 4 / 3 = 1.
+ */
+export const divideRounded = (n: bigint, d: bigint): bigint => {
+  if (d <= 0n) throw new RangeError("divideRounded: the divisor must be positive")
+  const magnitude = ((n < 0n ? -n : n) * 2n + d) / (2n * d)
+  return n < 0n ? -magnitude : magnitude
+}
+
+/**
+ * A decimal number with at most `digits` fraction digits as the integer `value × 10^digits`, exactly
+ * (1.0005 with 4 digits is 10005n). `toFixed` picks the nearest such integer, which is the decimal
+ * the number was written as.
+ */
+export const toScaled = (value: number, digits: number): bigint => {
+  return BigInt(Math.trunc(value * 10 ** digits))
+}
+
+/** Whether a number has at most `digits` fraction digits (12.34 has 2; 0.1 + 0.2 has more). */
+export const hasAtMostDigits = (value: number, digits: number): boolean =>
+  Number.isFinite(value) && Number(value.toFixed(digits)) === value

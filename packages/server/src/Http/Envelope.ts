@@ -63,7 +63,9 @@ export const validationError = (error: HttpApiDecodeError): InvalidRequest => {
     // A union (an optional field, a nullable one) reports one issue per member; the first says it.
     if (seen.has(key)) continue
     seen.add(key)
-    issues.push({ path, message: issue.message })
+    // The body as a whole of the wrong type: say so, rather than print the schema's type.
+    const message = path.length === 0 && issue.message.startsWith("Expected {") ? "the body must be a JSON object" : issue.message
+    issues.push({ path, message })
   }
   const first = issues[0]
   const message = first === undefined

@@ -7,12 +7,20 @@ const LINKS: Record<string, { readonly field: string; readonly what: string }> =
   clients_business_fk: { field: "businessId", what: "business" },
   contacts_client_fk: { field: "clientId", what: "client" },
   projects_client_fk: { field: "clientId", what: "client" },
-  projects_business_fk: { field: "businessId", what: "business" }
+  projects_business_fk: { field: "businessId", what: "business" },
+  invoices_client_fk: { field: "clientId", what: "client" },
+  invoices_billing_contact_fk: { field: "billingContactId", what: "contact" },
+  invoices_supersedes_fk: { field: "supersedesInvoice", what: "invoice" },
+  invoice_projects_project_fk: { field: "projectIds", what: "project" },
+  payments_client_fk: { field: "clientId", what: "client" },
+  payments_invoice_fk: { field: "invoiceId", what: "invoice" },
+  payments_refund_of_fk: { field: "refundOfId", what: "payment" }
 }
 
 const UNIQUES: Record<string, string> = {
   contacts_email_per_client: "Another contact of this client has this email",
-  contacts_one_primary: "Another request made a different contact of this client primary at the same time; retry"
+  contacts_one_primary: "Another request made a different contact of this client primary at the same time; retry",
+  invoices_one_replacement: "The invoice was already reissued"
 }
 
 interface PgError {

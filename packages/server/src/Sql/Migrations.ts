@@ -3,12 +3,14 @@ import { Effect } from "effect"
 import foundation from "./migrations/0001_foundation.js"
 import limits from "./migrations/0002_limits.js"
 import webhooks from "./migrations/0003_webhooks.js"
+import invoices from "./migrations/0004_invoices.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_limits": limits,
-  "0003_webhooks": webhooks
+  "0003_webhooks": webhooks,
+  "0004_invoices": invoices
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */

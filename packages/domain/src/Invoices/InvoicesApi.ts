@@ -1,0 +1,72 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Common/Auth.js"
+import { ConflictResponse, NotFoundResponse } from "../Common/Errors.js"
+import { Invoice, InvoiceCreate, InvoiceId, InvoiceList, InvoiceListParams, InvoiceReissue, InvoiceUpdate } from "./Invoice.js"
+
+const IdPath = Schema.Struct({ id: InvoiceId })
+
+export class InvoicesApi extends HttpApiGroup.make("invoices")
+  .add(
+    HttpApiEndpoint.get("list", "/invoices")
+      .setUrlParams(InvoiceListParams)
+      .addSuccess(InvoiceList)
+      .annotate(
+        OpenApi.Description,
+        "Lists invoices, newest first. Filters clientId, status, overdue (true: open sent invoices past due with a balance owing; false: every other invoice) and supersedesInvoice (the invoice that replaced the one given). Scope invoices:read."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/invoices")
+      .setPayload(InvoiceCreate)
+      .addSuccess(Invoice, { status: 201 })
+      .annotate(
+        OpenApi.Description,
+        "Creates an invoice, draft or sent, with its number from the organization's series (INV-0001, ...) and its totals computed exactly in minor units. Sending issues a document version. Scope invoices:write."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/invoices/:id")
+      .setPath(IdPath)
+      .addSuccess(Invoice)
+      .addError(NotFoundResponse)
+      .annotate(OpenApi.Description, "Retrieves an invoice. Scope invoices:read.")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/invoices/:id")
+      .setPath(IdPath)
+      .setPayload(InvoiceUpdate)
+      .addSuccess(Invoice)
+      .addError(NotFoundResponse)
+      .addError(ConflictResponse)
+      .annotate(
+        OpenApi.Description,
+        "Updates an invoice. status sent sends a draft (a no-op on a sent invoice); status void voids a draft or a sent invoice with no money on it. A void invoice cannot change. Line items cannot change: reissue the invoice. Scope invoices:write."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/invoices/:id")
+      .setPath(IdPath)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(NotFoundResponse)
+      .addError(ConflictResponse)
+      .annotate(OpenApi.Description, "Deletes a draft invoice that no payment touched; otherwise 409 invoice_not_deletable. Scope invoices:write.")
+  )
+  .add(
+    HttpApiEndpoint.post("reissue", "/invoices/:id/reissue")
+      .setPath(IdPath)
+      .setPayload(Schema.NullOr(InvoiceReissue).annotations({
+        description: "Optional: what the corrected copy changes. An empty body (or {}) copies the invoice as it is."
+      }))
+      .addSuccess(Invoice, { status: 201 })
+      .addError(NotFoundResponse)
+      .addError(ConflictResponse)
+      .annotate(
+        OpenApi.Description,
+        "Void and reissue: takes a sent invoice without money (voiding it) or a void one not yet replaced, and creates the corrected draft copy whose supersedesInvoice names it, in one transaction. The body's fields (all optional) replace the copy's; the rest is copied. A second reissue of the same invoice is 409. Scope invoices:write."
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "Invoices")
+{}

@@ -1,0 +1,96 @@
+/**
+ * The invoice move table (issue 5, rule 4; section 3): which status a client may ask for, from where.
+ *
+ * | from    | PATCH status sent | PATCH status void                     | any other PATCH |
+ * |---------|-------------------|---------------------------------------|-----------------|
+ * | draft   | send              | void                                  | allowed         |
+ * | sent    | nothing (no-op)   | void when no money is on it, else 409 | allowed         |
+ * | paid    | 409               | 409 (refund first)                    | allowed         |
+ * | void    | 409               | 409                                   | 409 (terminal)  |
+ * | written_off | 409           | 409                                   | allowed         |
+ *
+ * paid and written_off are set by the system, never by a client (400), and so is draft.
+ * Reissue (POST /invoices/{id}/reissue) takes a sent invoice without money (voiding it) or a void one.
+ */
+import { Either } from "effect"
+import type { InvoiceStatusValue } from "./Settlement.js"
+
+/** What a PATCH does to the status. */
+export type Move = "send" | "void" | "none"
+
+/** Why a request is refused: `invalid` is a 400 (never acceptable), `conflict` a 409 (not from this state). */
+export interface Refusal {
+  readonly kind: "invalid" | "conflict"
+  readonly message: string
+}
+
+export interface MoveState {
+  readonly status: InvoiceStatusValue
+  /** Money on the invoice, in minor units (Σ of its succeeded payments, refunds and adjustments). */
+  readonly amountPaid: number
+}
+
+const conflict = (message: string): Either.Either<never, Refusal> => Either.left({ kind: "conflict", message })
+
+/** Whether the invoice can change at all (a void invoice is terminal). */
+export const checkChangeable = (state: MoveState): Either.Either<void, Refusal> =>
+  state.status === "void" ? conflict("The invoice is void and cannot change; reissue it to correct it") : Either.void
+
+/**
+ * The move a PATCH asks for, from the invoice's state: `requested` is the body's status, or undefined
+ * when the body does not name one.
+ */
+export const decideMove = (state: MoveState, requested: InvoiceStatusValue | undefined): Either.Either<Move, Refusal> => {
+  const changeable = checkChangeable(state)
+  if (Either.isLeft(changeable)) return Either.left(changeable.left)
+  switch (requested) {
+    case undefined:
+      return Either.right("none")
+    case "paid":
+    case "written_off":
+    case "draft":
+      return Either.left({
+        kind: "invalid",
+        message: `status ${requested} cannot be set through the API; an invoice becomes paid from its payments`
+      })
+    case "sent":
+      return state.status === "draft"
+        ? Either.right("send")
+        : state.status === "sent"
+        ? Either.right("none")
+        : conflict(`A ${state.status} invoice cannot be sent again`)
+    case "void":
+      if (state.status !== "draft" && state.status !== "sent") {
+        return conflict(`A ${state.status} invoice cannot be voided; refund its payments first`)
+      }
+      return state.amountPaid !== 0
+        ? conflict("The invoice has payments on it; refund them first, then void it")
+        : Either.right("void")
+  }
+}
+
+/** What a reissue does to the invoice it replaces: void it first (a sent one), or nothing (already void). */
+export const decideReissue = (
+  state: MoveState & { readonly replaced: boolean }
+): Either.Either<"void" | "none", Refusal> => {
+  if (state.replaced) return conflict("The invoice was already reissued")
+  if (state.status === "void") return Either.right("none")
+  if (state.status !== "sent") {
+    return conflict(
+      state.status === "draft"
+        ? "A draft invoice cannot be reissued; change or delete it instead"
+        : `A ${state.status} invoice cannot be reissued; refund its payments first`
+    )
+  }
+  return state.amountPaid !== 0
+    ? conflict("The invoice has payments on it; refund them first, then reissue it")
+    : Either.right("void")
+}
+
+/** Whether an invoice can be deleted: drafts only, and only while no payment ever touched them. */
+export const checkDeletable = (state: { readonly status: InvoiceStatusValue; readonly paymentCount: number }): Either.Either<void, string> =>
+  state.status !== "draft"
+    ? Either.left(`A ${state.status} invoice cannot be deleted; void it instead`)
+    : state.paymentCount > 0
+    ? Either.left("A payment touched this invoice; it cannot be deleted")
+    : Either.void

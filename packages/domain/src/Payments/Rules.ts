@@ -1,0 +1,101 @@
+/**
+ * Whether a payment, refund or adjustment may be recorded on an invoice (issue 5; the contract's
+ * detail-code table). Pure: the request and what the database holds in, a decision out. Amounts are in
+ * minor units.
+ */
+import { Either } from "effect"
+import { fromMinorUnits, fractionDigits } from "../Common/Money.js"
+import type { InvoiceStatusValue } from "../Invoices/Settlement.js"
+
+export type RecordKind = "payment" | "refund" | "adjustment"
+
+export interface PaymentRequest {
+  readonly kind: RecordKind
+  /** Minor units; a refund is negative. */
+  readonly amount: number
+  readonly currency: string
+  readonly clientId: string
+  readonly refundOfId: string | undefined
+}
+
+export interface InvoiceForPayment {
+  readonly id: string
+  readonly status: InvoiceStatusValue
+  readonly clientId: string
+  readonly currency: string
+  /** Minor units: Σ of the invoice's succeeded records so far. */
+  readonly amountPaid: number
+}
+
+/** The payment a refund names, with what was already refunded of it (minor units, a positive number). */
+export interface RefundedPayment {
+  readonly kind: string
+  readonly invoiceId: string | null
+  readonly amount: number
+  readonly refunded: number
+}
+
+/** A refusal: its status, error code, detail code and the field it concerns. */
+export interface PaymentRefusal {
+  readonly status: 400 | 409
+  readonly detail: "payment_client_mismatch" | "currency_locked" | "payment_target_not_collectible" | "invalid_payload" | undefined
+  readonly field: string | undefined
+  readonly message: string
+}
+
+const refuse = (
+  status: 400 | 409,
+  detail: PaymentRefusal["detail"],
+  field: string | undefined,
+  message: string
+): Either.Either<never, PaymentRefusal> => Either.left({ status, detail, field, message })
+
+/** The invoice statuses that take money: sent and paid (a paid invoice can be refunded or overpaid). */
+export const isCollectible = (status: InvoiceStatusValue): boolean => status === "sent" || status === "paid"
+
+/**
+ * The checks, in order: the shape of the request itself (sign by kind, refundOfId only on refunds),
+ * the client (payment_client_mismatch), the currency (currency_locked), the invoice's state
+ * (payment_target_not_collectible), then for a refund the payment refunded (same invoice, a payment,
+ * never refunded beyond its amount), and for an adjustment that the money on the invoice stays >= 0.
+ */
+export const checkPayment = (
+  request: PaymentRequest,
+  invoice: InvoiceForPayment,
+  original: RefundedPayment | undefined
+): Either.Either<void, PaymentRefusal> => {
+  switch (request.kind) {
+    case "payment":
+      if (request.amount <= 0) return refuse(400, "invalid_payload", "amount", "amount: a payment is a positive amount")
+      if (request.refundOfId !== undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: only a refund names the payment it refunds")
+      break
+    case "refund":
+      if (request.amount >= 0) return refuse(400, "invalid_payload", "amount", "amount: a refund is a negative amount")
+      if (request.refundOfId === undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: a refund must name the payment it refunds")
+      break
+    case "adjustment":
+      if (request.refundOfId !== undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: only a refund names the payment it refunds")
+      break
+  }
+  if (request.clientId !== invoice.clientId) {
+    return refuse(400, "payment_client_mismatch", "clientId", "clientId must be the invoice's client")
+  }
+  if (request.currency !== invoice.currency) {
+    return refuse(400, "currency_locked", "currency", `currency must be the invoice's currency, ${invoice.currency}`)
+  }
+  if (!isCollectible(invoice.status)) {
+    return refuse(409, "payment_target_not_collectible", "invoiceId", `A ${invoice.status} invoice cannot take payments; only sent and paid invoices can`)
+  }
+  if (request.kind === "refund") {
+    if (original === undefined || original.invoiceId !== invoice.id || original.kind !== "payment") {
+      return refuse(400, "invalid_payload", "refundOfId", "refundOfId must name a payment (kind payment) of the same invoice")
+    }
+    if (original.refunded - request.amount > original.amount) {
+      return refuse(409, undefined, "amount", `The refunds of a payment cannot exceed its amount; ${fromMinorUnits(original.amount - original.refunded, fractionDigits(invoice.currency))} ${invoice.currency} is left to refund`)
+    }
+  }
+  if (request.kind === "adjustment" && invoice.amountPaid + request.amount < 0) {
+    return refuse(409, undefined, "amount", "An adjustment cannot take the money on the invoice below 0")
+  }
+  return Either.void
+}

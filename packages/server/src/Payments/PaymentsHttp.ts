@@ -1,0 +1,24 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
+import { Effect } from "effect"
+import { created, ok } from "../Http/Respond.js"
+import { PaymentsRepo } from "./PaymentsRepo.js"
+
+export const PaymentsHttp = HttpApiBuilder.group(Api, "payments", (handlers) =>
+  Effect.gen(function*() {
+    const repo = yield* PaymentsRepo
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          repo.list(principal, {
+            saleId: urlParams.saleId,
+            invoiceId: urlParams.invoiceId,
+            clientId: urlParams.clientId,
+            updatedSince: urlParams.updatedSince
+          }, pageRequest(urlParams)).pipe(Effect.map(ok))))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.create(principal, payload), created)))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, path.id), ok)))
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, path.id, payload), ok)))
+  })
+)
