@@ -38,7 +38,8 @@ export const divideRounded = (n: bigint, d: bigint): bigint => {
  * the number was written as.
  */
 export const toScaled = (value: number, digits: number): bigint => {
-  return BigInt(Math.trunc(value * 10 ** digits))
+  const fixed = value.toFixed(digits)
+  return BigInt(digits === 0 ? fixed : fixed.replace(".", ""))
 }
 
 /** Whether a number has at most `digits` fraction digits (12.34 has 2; 0.1 + 0.2 has more). */

@@ -30,6 +30,7 @@ export interface InvoiceForPayment {
 /** The payment a refund names, with what was already refunded of it (minor units, a positive number). */
 export interface RefundedPayment {
   readonly kind: string
+  readonly status: string
   readonly invoiceId: string | null
   readonly amount: number
   readonly refunded: number
@@ -54,16 +55,10 @@ const refuse = (
 export const isCollectible = (status: InvoiceStatusValue): boolean => status === "sent" || status === "paid"
 
 /**
- * The checks, in order: the shape of the request itself (sign by kind, refundOfId only on refunds),
- * the client (payment_client_mismatch), the currency (currency_locked), the invoice's state
- * (payment_target_not_collectible), then for a refund the payment refunded (same invoice, a payment,
- * never refunded beyond its amount), and for an adjustment that the money on the invoice stays >= 0.
+ * The checks of the request alone (no database needed), first: a payment is positive, a refund negative
+ * and names the payment it refunds, only a refund names one.
  */
-export const checkPayment = (
-  request: PaymentRequest,
-  invoice: InvoiceForPayment,
-  original: RefundedPayment | undefined
-): Either.Either<void, PaymentRefusal> => {
+export const checkRequestShape = (request: PaymentRequest): Either.Either<void, PaymentRefusal> => {
   switch (request.kind) {
     case "payment":
       if (request.amount <= 0) return refuse(400, "invalid_payload", "amount", "amount: a payment is a positive amount")
@@ -74,9 +69,18 @@ export const checkPayment = (
       if (request.refundOfId === undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: a refund must name the payment it refunds")
       break
     case "adjustment":
+      if (request.amount === 0) return refuse(400, "invalid_payload", "amount", "amount: an adjustment is not 0")
       if (request.refundOfId !== undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: only a refund names the payment it refunds")
       break
   }
+  return Either.void
+}
+
+/**
+ * The checks against the invoice: the client (payment_client_mismatch), the currency (currency_locked),
+ * the invoice's state (payment_target_not_collectible).
+ */
+export const checkTarget = (request: PaymentRequest, invoice: InvoiceForPayment): Either.Either<void, PaymentRefusal> => {
   if (request.clientId !== invoice.clientId) {
     return refuse(400, "payment_client_mismatch", "clientId", "clientId must be the invoice's client")
   }
@@ -86,16 +90,40 @@ export const checkPayment = (
   if (!isCollectible(invoice.status)) {
     return refuse(409, "payment_target_not_collectible", "invoiceId", `A ${invoice.status} invoice cannot take payments; only sent and paid invoices can`)
   }
+  return Either.void
+}
+
+/**
+ * The checks against the money: a refund names a succeeded payment (kind payment) of the same invoice
+ * and the refunds of a payment never exceed it; no refund or adjustment takes the money on the invoice
+ * below 0.
+ */
+export const checkMoney = (
+  request: PaymentRequest,
+  invoice: InvoiceForPayment,
+  original: RefundedPayment | undefined
+): Either.Either<void, PaymentRefusal> => {
   if (request.kind === "refund") {
     if (original === undefined || original.invoiceId !== invoice.id || original.kind !== "payment") {
       return refuse(400, "invalid_payload", "refundOfId", "refundOfId must name a payment (kind payment) of the same invoice")
+    }
+    if (original.status !== "succeeded") {
+      return refuse(409, undefined, "refundOfId", `The payment is ${original.status}; only a succeeded payment can be refunded`)
     }
     if (original.refunded - request.amount > original.amount) {
       return refuse(409, undefined, "amount", `The refunds of a payment cannot exceed its amount; ${fromMinorUnits(original.amount - original.refunded, fractionDigits(invoice.currency))} ${invoice.currency} is left to refund`)
     }
   }
-  if (request.kind === "adjustment" && invoice.amountPaid + request.amount < 0) {
-    return refuse(409, undefined, "amount", "An adjustment cannot take the money on the invoice below 0")
+  if (request.kind !== "payment" && invoice.amountPaid + request.amount < 0) {
+    return refuse(409, undefined, "amount", `A ${request.kind} cannot take the money on the invoice below 0 (${fromMinorUnits(invoice.amountPaid, fractionDigits(invoice.currency))} ${invoice.currency} is on it)`)
   }
   return Either.void
 }
+
+/** Every check, in order: the request's shape, then the invoice, then the money. */
+export const checkPayment = (
+  request: PaymentRequest,
+  invoice: InvoiceForPayment,
+  original: RefundedPayment | undefined
+): Either.Either<void, PaymentRefusal> =>
+  Either.flatMap(checkRequestShape(request), () => Either.flatMap(checkTarget(request, invoice), () => checkMoney(request, invoice, original)))

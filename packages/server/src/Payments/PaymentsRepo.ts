@@ -1,5 +1,7 @@
 import {
-  checkPayment,
+  checkMoney,
+  checkRequestShape,
+  checkTarget,
   ClientId,
   Conflict,
   DEFAULT_CURRENCY,
@@ -21,6 +23,7 @@ import {
   type PaymentStatus,
   type PaymentUpdate,
   type Principal,
+  type RefundedPayment,
   SaleId,
   toMinorUnits
 } from "@bizops/domain"
@@ -127,6 +130,11 @@ export class PaymentsRepo extends Effect.Service<PaymentsRepo>()("@bizops/server
       sql.withTransaction(
         Effect.gen(function*() {
           const at = new Date(yield* Clock.currentTimeMillis)
+          const kind = input.kind ?? "payment"
+          const currency = input.currency ?? DEFAULT_CURRENCY
+          // The checks in the domain's order: the request alone, the invoice, then the money.
+          const shape = checkRequestShape({ kind, amount: input.amount, currency, clientId: input.clientId, refundOfId: input.refundOfId })
+          if (Either.isLeft(shape)) return yield* Effect.fail(refused(shape.left))
           if (input.invoiceId === undefined) {
             return yield* Effect.fail(invalidPayload(["invoiceId"], "is required: a payment is recorded against an invoice (a sale carries its own payment)"))
           }
@@ -134,17 +142,18 @@ export class PaymentsRepo extends Effect.Service<PaymentsRepo>()("@bizops/server
           if (invoice === undefined) return yield* Effect.fail(linkedRecordNotFound("invoiceId", "invoice"))
           const [client] = yield* fast.rows(`SELECT 1 FROM clients WHERE organization_id = $1 AND id = $2`, [principal.organizationId, input.clientId])
           if (client === undefined) return yield* Effect.fail(linkedRecordNotFound("clientId", "client"))
-          const currency = input.currency ?? DEFAULT_CURRENCY
           const digits = digitsOf(invoice.currency)
-          if (currency === invoice.currency && !hasAtMostDigits(input.amount, digits)) {
+          const request = { kind, amount: toMinorUnits(input.amount, digits), currency, clientId: input.clientId, refundOfId: input.refundOfId }
+          const target = { id: invoice.id, status: invoice.status, clientId: invoice.clientId, currency: invoice.currency, amountPaid: invoice.amountPaidMinor }
+          const fits = checkTarget(request, target)
+          if (Either.isLeft(fits)) return yield* Effect.fail(refused(fits.left))
+          if (!hasAtMostDigits(input.amount, digits)) {
             return yield* Effect.fail(invalidPayload(["amount"], `must have at most ${digits} decimal places in ${currency}`))
           }
-          const amount = toMinorUnits(input.amount, digits)
-          const kind = input.kind ?? "payment"
-          let original: { readonly kind: string; readonly invoiceId: string | null; readonly amount: number; readonly refunded: number } | undefined
-          if (input.refundOfId !== undefined && kind === "refund") {
-            const [row] = yield* fast.rows<{ readonly kind: string; readonly invoiceId: string | null; readonly amount: number; readonly refunded: number }>(
-              `SELECT p.kind, p.invoice_id, p.amount_minor AS amount,
+          let original: RefundedPayment | undefined
+          if (input.refundOfId !== undefined) {
+            const [row] = yield* fast.rows<RefundedPayment>(
+              `SELECT p.kind, p.status, p.invoice_id, p.amount_minor AS amount,
                  (SELECT COALESCE(-sum(r.amount_minor), 0) FROM payments r
                   WHERE r.organization_id = p.organization_id AND r.refund_of_id = p.id AND r.status = 'succeeded') AS refunded
                FROM payments p WHERE p.organization_id = $1 AND p.id = $2`,
@@ -153,12 +162,9 @@ export class PaymentsRepo extends Effect.Service<PaymentsRepo>()("@bizops/server
             if (row === undefined) return yield* Effect.fail(linkedRecordNotFound("refundOfId", "payment"))
             original = row
           }
-          const decision = checkPayment(
-            { kind, amount, currency, clientId: input.clientId, refundOfId: input.refundOfId },
-            { id: invoice.id, status: invoice.status, clientId: invoice.clientId, currency: invoice.currency, amountPaid: invoice.amountPaidMinor },
-            original
-          )
-          if (Either.isLeft(decision)) return yield* Effect.fail(refused(decision.left))
+          const money = checkMoney(request, target, original)
+          if (Either.isLeft(money)) return yield* Effect.fail(refused(money.left))
+          const amount = request.amount
           const [row] = yield* fast.rows<PaymentRow>(
             `INSERT INTO payments (id, organization_id, client_id, invoice_id, amount_minor, currency, received_date, method,
                status, kind, reference, notes, net_amount_minor, refund_of_id, created_at, updated_at)
