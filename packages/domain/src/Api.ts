@@ -13,6 +13,8 @@ import {
 } from "./Common/Errors.js"
 import { ContactsApi } from "./Contacts/ContactsApi.js"
 import { DocumentVersionsApi } from "./DocumentVersions/DocumentVersionsApi.js"
+import { EventDaysApi } from "./EventDays/EventDaysApi.js"
+import { TimelineItemsApi } from "./TimelineItems/TimelineItemsApi.js"
 import { InvoicesApi } from "./Invoices/InvoicesApi.js"
 import { PaymentsApi } from "./Payments/PaymentsApi.js"
 import { ProjectsApi } from "./Projects/ProjectsApi.js"
@@ -66,6 +68,8 @@ export class Api extends HttpApi.make("bizops")
   .add(InvoicesApi)
   .add(PaymentsApi)
   .add(DocumentVersionsApi)
+  .add(EventDaysApi)
+  .add(TimelineItemsApi)
   .add(WebhooksApi)
   .addError(InvalidRequestResponse)
   .addError(UnauthorizedResponse)
@@ -81,7 +85,7 @@ export class Api extends HttpApi.make("bizops")
       title: "Business Operations REST API",
       version: API_VERSION,
       description:
-        "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, document versions, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`.",
+        "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, document versions, event days and their timeline, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`.",
       transform: withoutDefaultDecodeError
     })
   )

@@ -9,6 +9,8 @@ import { ContactsHttp } from "./Contacts/ContactsHttp.js"
 import { ContactsRepo } from "./Contacts/ContactsRepo.js"
 import { DocumentVersionsHttp } from "./DocumentVersions/DocumentVersionsHttp.js"
 import { DocumentVersionsRepo } from "./DocumentVersions/DocumentVersionsRepo.js"
+import { EventDaysHttp } from "./EventDays/EventDaysHttp.js"
+import { EventDaysRepo } from "./EventDays/EventDaysRepo.js"
 import { InvoicesHttp } from "./Invoices/InvoicesHttp.js"
 import { InvoicesRepo } from "./Invoices/InvoicesRepo.js"
 import { PaymentsHttp } from "./Payments/PaymentsHttp.js"
@@ -20,6 +22,8 @@ import { openApiDocument } from "./Http/OpenApiDocument.js"
 import { routeTable } from "./Http/Routes.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
+import { TimelineItemsHttp } from "./TimelineItems/TimelineItemsHttp.js"
+import { TimelineItemsRepo } from "./TimelineItems/TimelineItemsRepo.js"
 import { Outbox } from "./Webhooks/Outbox.js"
 import { WebhooksHttp } from "./Webhooks/WebhooksHttp.js"
 import { WebhooksRepo } from "./Webhooks/WebhooksRepo.js"
@@ -41,6 +45,8 @@ const groups = Layer.mergeAll(
   InvoicesHttp.pipe(Layer.provide(InvoicesRepo.Default)),
   PaymentsHttp.pipe(Layer.provide(PaymentsRepo.Default)),
   DocumentVersionsHttp.pipe(Layer.provide(DocumentVersionsRepo.Default)),
+  EventDaysHttp.pipe(Layer.provide(EventDaysRepo.Default)),
+  TimelineItemsHttp.pipe(Layer.provide(TimelineItemsRepo.Default)),
   WebhooksHttp.pipe(Layer.provide(WebhooksRepo.Default))
 ).pipe(Layer.provide(AuthenticationLive), Layer.provide(Outbox.Default))
 

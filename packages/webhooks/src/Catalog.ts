@@ -6,7 +6,7 @@
  * Adding a resource's events is one line in `subscribableEvents` below:
  * `...resourceEvents("time_entry", TimeEntry)`.
  */
-import { Client, Contact, Invoice, Payment, Project, Uuid, Webhook } from "@bizops/domain"
+import { Client, Contact, EventDay, Invoice, Payment, Project, TimelineItem, Uuid, Webhook } from "@bizops/domain"
 import { Array as Arr, Either, JSONSchema, Schema, SchemaAST } from "effect"
 
 /** One event of the catalog: its name, what it means, the resource it carries, its body's schema. */
@@ -160,6 +160,8 @@ const subscribableEvents = [
   ...resourceEvents("invoice", Invoice),
   createdEvent("payment", Payment),
   updatedEvent("payment", Payment),
+  ...resourceEvents("event_day", EventDay),
+  ...resourceEvents("timeline_item", TimelineItem),
   namedEvent(
     "invoice_refunded",
     "A refund was recorded against an invoice (once per refund). data.object is the invoice after the refund; data.refund is the refund: paymentId, amount, method and reason (the refund's notes).",

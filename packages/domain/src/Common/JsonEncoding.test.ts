@@ -4,6 +4,8 @@ import * as Arbitrary from "effect/Arbitrary"
 import { Client, ClientList } from "../Clients/Client.js"
 import { Contact, ContactList } from "../Contacts/Contact.js"
 import { DocumentVersion, DocumentVersionList } from "../DocumentVersions/DocumentVersion.js"
+import { EventDay, EventDayList } from "../EventDays/EventDay.js"
+import { TimelineItem, TimelineItemList } from "../TimelineItems/TimelineItem.js"
 import { Invoice, InvoiceList } from "../Invoices/Invoice.js"
 import { Payment, PaymentList } from "../Payments/Payment.js"
 import { Project, ProjectList } from "../Projects/Project.js"
@@ -30,5 +32,9 @@ describe("JSON text is the encoded form", () => {
   it.prop("Payment", [Arbitrary.make(Payment)], ([value]) => sameAsSchema(Payment)(value))
   it.prop("Payment list", [Arbitrary.make(PaymentList)], ([value]) => sameAsSchema(PaymentList)(value), { fastCheck: { numRuns: 30 } })
   it.prop("Document version", [Arbitrary.make(DocumentVersion)], ([value]) => sameAsSchema(DocumentVersion)(value))
+  it.prop("Event day", [Arbitrary.make(EventDay)], ([value]) => sameAsSchema(EventDay)(value))
+  it.prop("Event day list", [Arbitrary.make(EventDayList)], ([value]) => sameAsSchema(EventDayList)(value), { fastCheck: { numRuns: 30 } })
+  it.prop("Timeline item", [Arbitrary.make(TimelineItem)], ([value]) => sameAsSchema(TimelineItem)(value))
+  it.prop("Timeline item list", [Arbitrary.make(TimelineItemList)], ([value]) => sameAsSchema(TimelineItemList)(value), { fastCheck: { numRuns: 20 } })
   it.prop("Document version list", [Arbitrary.make(DocumentVersionList)], ([value]) => sameAsSchema(DocumentVersionList)(value), { fastCheck: { numRuns: 30 } })
 })

@@ -14,7 +14,9 @@ const LINKS: Record<string, { readonly field: string; readonly what: string }> =
   invoice_projects_project_fk: { field: "projectIds", what: "project" },
   payments_client_fk: { field: "clientId", what: "client" },
   payments_invoice_fk: { field: "invoiceId", what: "invoice" },
-  payments_refund_of_fk: { field: "refundOfId", what: "payment" }
+  payments_refund_of_fk: { field: "refundOfId", what: "payment" },
+  event_days_project_fk: { field: "projectId", what: "project" },
+  timeline_items_event_day_fk: { field: "eventDayId", what: "event day" }
 }
 
 const UNIQUES: Record<string, string> = {

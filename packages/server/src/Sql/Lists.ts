@@ -14,7 +14,7 @@ export const conditions = (...all: ReadonlyArray<Condition>): ReadonlyArray<Cond
 
 /**
  * One page of a table's rows that match every condition, newest first (createdAt, then id,
- * descending), with the true total: the page, then the count, each with the cheapest plan PostgreSQL has
+ * descending) unless an order is given, with the true total: the page, then the count, each with the cheapest plan PostgreSQL has
  * for it (an index scan that stops at LIMIT; a count over the index). Measured: side by side (two
  * fibers) cost more CPU than one after the other; one statement with count(*) OVER () costs about
  * 10% less here but reads every matching row on every page, which grows with the organization.
@@ -23,7 +23,8 @@ export const listPage = <Row extends object>(
   fast: FastQuery,
   table: string,
   where: ReadonlyArray<Condition>,
-  page: PageRequest
+  page: PageRequest,
+  order = "created_at DESC, id DESC"
 ) => {
   const clause = where.map(([sql], i) => sql.replace("?", `$${i + 1}`)).join(" AND ")
   const values = where.map(([, value]) => value)
@@ -31,7 +32,7 @@ export const listPage = <Row extends object>(
   return Effect.map(
     Effect.all([
       fast.rows<Row>(
-        `SELECT * FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        `SELECT * FROM ${table} WHERE ${clause} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`,
         [...values, page.pageSize, offsetOf(page)]
       ),
       fast.rows<{ readonly n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${clause}`, values)

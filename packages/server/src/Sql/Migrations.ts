@@ -4,13 +4,15 @@ import foundation from "./migrations/0001_foundation.js"
 import limits from "./migrations/0002_limits.js"
 import webhooks from "./migrations/0003_webhooks.js"
 import invoices from "./migrations/0004_invoices.js"
+import timeline from "./migrations/0005_timeline.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_limits": limits,
   "0003_webhooks": webhooks,
-  "0004_invoices": invoices
+  "0004_invoices": invoices,
+  "0005_timeline": timeline
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */

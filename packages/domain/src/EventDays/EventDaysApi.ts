@@ -1,0 +1,48 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Common/Auth.js"
+import { ConflictResponse, NotFoundResponse } from "../Common/Errors.js"
+import { EventDay, EventDayCreate, EventDayId, EventDayList, EventDayListParams, EventDayUpdate } from "./EventDay.js"
+
+const IdPath = Schema.Struct({ id: EventDayId })
+
+export class EventDaysApi extends HttpApiGroup.make("eventDays")
+  .add(
+    HttpApiEndpoint.get("list", "/event-days")
+      .setUrlParams(EventDayListParams)
+      .addSuccess(EventDayList)
+      .annotate(OpenApi.Description, "Lists event days, newest first; filter projectId. Scope event-days:read.")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/event-days")
+      .setPayload(EventDayCreate)
+      .addSuccess(EventDay, { status: 201 })
+      .annotate(OpenApi.Description, "Creates an event day: its date, time zone (default UTC), start time (default 09:00), key moments and venue. Scope event-days:write.")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/event-days/:id")
+      .setPath(IdPath)
+      .addSuccess(EventDay)
+      .addError(NotFoundResponse)
+      .annotate(OpenApi.Description, "Retrieves an event day. Scope event-days:read.")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/event-days/:id")
+      .setPath(IdPath)
+      .setPayload(EventDayUpdate)
+      .addSuccess(EventDay)
+      .addError(NotFoundResponse)
+      .annotate(OpenApi.Description, "Updates an event day; keyMoments and venue are replaced whole. The day's items reflow on the next read. Scope event-days:write.")
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/event-days/:id")
+      .setPath(IdPath)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(NotFoundResponse)
+      .addError(ConflictResponse)
+      .annotate(OpenApi.Description, "Deletes an event day without items (409 record_has_dependents while it has some). Scope event-days:write.")
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "Event days")
+{}
