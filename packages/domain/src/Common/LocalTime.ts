@@ -72,7 +72,8 @@ export const dayClock = (date: string, timeZone: string): DayClock => {
   let lastOffset = firstOffset
   for (let t = from + STEP; t <= to; t += STEP) {
     const offset = zone.offset(t)
-    if (offset !== lastOffset) {
+    // (An unknown zone has no offsets, NaN: nothing to look for.)
+    if (offset !== lastOffset && !Number.isNaN(offset)) {
       // zone.offset(lo) === lastOffset, zone.offset(hi) !== lastOffset
       let lo = lastAt
       let hi = t
