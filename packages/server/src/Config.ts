@@ -15,14 +15,31 @@ export interface AppConfigShape {
 
 export class AppConfig extends Context.Tag("@bizops/server/AppConfig")<AppConfig, AppConfigShape>() {}
 
-/** Reads the service's environment (README, "Configuration"). */
-export const appConfig: Config.Config<AppConfigShape> = Config.all({
+/** An absolute http(s) URL without query or fragment: what BASE_URL must be (the OAuth issuer). */
+export const isBaseUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "" && url.username === ""
+  } catch {
+    return false
+  }
+}
+
+const BaseUrl = Config.string("BASE_URL").pipe(
+  Config.validate({
+    message: "BASE_URL must be an absolute http(s) URL without query or fragment, for example https://api.example.com",
+    validation: isBaseUrl
+  })
+)
+
+/** The settings, with BASE_URL read from the environment or not (when a caller sets it). */
+const configOf = (readBaseUrl: boolean): Config.Config<AppConfigShape> => Config.all({
   port: Config.integer("PORT").pipe(
     Config.validate({ message: "PORT must be a whole number from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
     Config.withDefault(3000)
   ),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  baseUrl: Config.option(Config.string("BASE_URL")),
+  baseUrl: readBaseUrl ? Config.option(BaseUrl) : Config.succeed(Option.none()),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
@@ -31,11 +48,15 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   Config.map(({ baseUrl, ...rest }) => ({
     ...rest,
     databaseUrl: Option.filter(rest.databaseUrl, (url) => Redacted.value(url).length > 0),
-    baseUrl: Option.getOrElse(baseUrl, () => `http://${rest.host}:${rest.port}`)
+    baseUrl: Option.getOrElse(baseUrl, () => `http://${rest.host}:${rest.port}`).replace(/\/+$/, "")
   }))
 )
 
+/** Reads the service's environment (README, "Configuration"). */
+export const appConfig: Config.Config<AppConfigShape> = configOf(true)
+
 export const AppConfigLive = Layer.effect(AppConfig, appConfig)
 
+/** The environment's settings with some replaced (BASE_URL is then not read when `baseUrl` is given). */
 export const withConfig = (overrides: Partial<AppConfigShape>) =>
-  Layer.effect(AppConfig, Effect.map(appConfig, (config) => ({ ...config, ...overrides })))
+  Layer.effect(AppConfig, Effect.map(configOf(overrides.baseUrl === undefined), (config) => ({ ...config, ...overrides })))

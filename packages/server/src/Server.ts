@@ -29,13 +29,18 @@ import { WebhooksHttp } from "./Webhooks/WebhooksHttp.js"
 import { WebhooksRepo } from "./Webhooks/WebhooksRepo.js"
 import { workerLayer } from "@bizops/webhooks"
 import { AppConfig } from "./Config.js"
+import { Issuer } from "./OAuth/Issuer.js"
+import { OAuthRepo } from "./OAuth/OAuthRepo.js"
+import { OAUTH_ROUTES, OAuthRoutes } from "./OAuth/OAuthRoutes.js"
+import { SigningKeys } from "./OAuth/SigningKeys.js"
 
 export const OPENAPI_PATH = "/api/v1/openapi.json"
 export const DOCS_PATH = "/docs"
 
 const routes = routeTable(Api, [
   { method: "GET", path: OPENAPI_PATH },
-  { method: "GET", path: DOCS_PATH }
+  { method: "GET", path: DOCS_PATH },
+  ...OAUTH_ROUTES
 ])
 
 const groups = Layer.mergeAll(
@@ -81,10 +86,16 @@ const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
   })
 )
 
+/** The OAuth 2.0 authorization server's routes (OAuth/OAuthRoutes.ts), with the instance's settings. */
+const OAuthRoutesLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => OAuthRoutes({ trustProxy: config.trustProxy }))
+).pipe(Layer.provide(Layer.mergeAll(OAuthRepo.Default, SigningKeys.Default, Issuer.Default)))
+
 /** The HTTP server on a port, with the error envelope outermost. Needs the SQL client. */
 export const serverLayer = (options: { readonly port: number; readonly host: string }) =>
   serve.pipe(
     Layer.provide(OpenApiRoute),
+    Layer.provide(OAuthRoutesLive),
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(ApiLive),
     Layer.provideMerge(IdempotencyPurgeLive),

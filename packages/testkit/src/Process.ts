@@ -26,6 +26,7 @@ export const serverProcess = (env: Record<string, string>) =>
       new Promise<ServerProcess>((ready, fail) => {
         const childEnv: Record<string, string | undefined> = { ...process.env, PORT: "0", ...env }
         if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
+        if (env.BASE_URL === undefined) delete childEnv.BASE_URL // vitest's own BASE_URL=/ is not ours
         const [command, args] = node("packages/server/src/main.ts")
         const child = spawn(command, args, { cwd: repoRoot, env: childEnv })
         let output = ""
@@ -71,7 +72,9 @@ export const runScript = (script: string, args: ReadonlyArray<string>, env: Reco
   Effect.promise(() =>
     new Promise<CommandRun>((done) => {
       const [command, nodeArgs] = node(script, args)
-      const child = spawn(command, nodeArgs, { cwd: repoRoot, env: { ...process.env, ...env } })
+      const childEnv: Record<string, string | undefined> = { ...process.env, ...env }
+      if (env.BASE_URL === undefined) delete childEnv.BASE_URL // vitest's own BASE_URL=/ is not ours
+      const child = spawn(command, nodeArgs, { cwd: repoRoot, env: childEnv })
       let stdout = ""
       let stderr = ""
       child.stdout.on("data", (d) => (stdout += d))

@@ -1,6 +1,6 @@
 import { HttpServer } from "@effect/platform"
 import { ALL_SCOPES } from "@bizops/domain"
-import { AccessRepo, AppConfigLive, type AppConfigShape, databaseLayer, FastSql, migrate, serverLayer, withConfig } from "@bizops/server"
+import { AccessRepo, OAuthRepo, SigningKeys, type AppConfigShape, databaseLayer, FastSql, migrate, serverLayer, withConfig } from "@bizops/server"
 import { SqlClient } from "@effect/sql"
 import { type Clock, Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
@@ -23,6 +23,10 @@ export interface TestServerShape {
   readonly organization: (scopes?: ReadonlyArray<string>, options?: { readonly rateLimit?: number }) => Effect.Effect<Organization>
   /** Revokes an API key. */
   readonly revokeKey: (id: string) => Effect.Effect<void>
+  /** The operator's OAuth commands (users, apps, grants), as `npm run admin` runs them, on this server's database. */
+  readonly oauth: OAuthRepo
+  /** The access-token signing keys of this server (rotate them in a test). */
+  readonly signingKeys: SigningKeys
   /** Runs SQL (or anything needing the SQL client) on this file's database, as a fixture would. */
   readonly withSql: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | FastSql>) => Effect.Effect<A, E>
 }
@@ -72,6 +76,8 @@ export const makeTestServer = (options?: {
       Effect.gen(function*() {
         const server = yield* HttpServer.HttpServer
         const access = yield* AccessRepo
+        const oauth = yield* OAuthRepo
+        const signingKeys = yield* SigningKeys
         const sqlClient = yield* SqlClient.SqlClient
         const fastSql = yield* FastSql
         const address = server.address
@@ -86,15 +92,19 @@ export const makeTestServer = (options?: {
               return { ...org, apiKey: key.apiKey, apiKeyId: key.id }
             }).pipe(Effect.orDie),
           revokeKey: (id: string) => Effect.asVoid(Effect.orDie(access.revokeKey(id))),
+          oauth,
+          signingKeys,
           withSql: (effect) => effect.pipe(Effect.provideService(SqlClient.SqlClient, sqlClient), Effect.provideService(FastSql, fastSql))
         }
       })
     )
     return info.pipe(
       Layer.provide(serverLayer({ port: 0, host: "127.0.0.1" })),
-      Layer.provide(AccessRepo.Default),
+      Layer.provide(Layer.mergeAll(AccessRepo.Default, OAuthRepo.Default, SigningKeys.Default)),
       Layer.provide(migrated),
-      Layer.provide(options?.config === undefined ? AppConfigLive : withConfig(options.config)),
+      // The issuer takes the port the server gets (Issuer.ts); the environment's BASE_URL is not read
+      // (vitest sets BASE_URL=/ for Vite).
+      Layer.provide(withConfig({ baseUrl: "http://127.0.0.1:0", ...options?.config })),
       Layer.provide(sql),
       Layer.provide(options?.clock === undefined ? Layer.empty : Layer.setClock(options.clock))
     )

@@ -2,6 +2,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import {
   Authentication,
   decide,
+  toApiScope,
   Forbidden,
   type Principal,
   RateLimited,
@@ -12,8 +13,11 @@ import {
 } from "@bizops/domain"
 import { Clock, Effect, FiberRef, Layer, Option } from "effect"
 import { globalValue } from "effect/GlobalValue"
-import { AccessRepo } from "../Access/AccessRepo.js"
+import { AccessRepo, type CountedPrincipal } from "../Access/AccessRepo.js"
 import { AppConfig } from "../Config.js"
+import { Issuer } from "../OAuth/Issuer.js"
+import { OAuthRepo } from "../OAuth/OAuthRepo.js"
+import { SigningKeys } from "../OAuth/SigningKeys.js"
 
 /** The credential a request carries: `x-api-key`, else `Authorization: Bearer`. */
 export const credentialOf = (headers: Readonly<Record<string, string | undefined>>): Option.Option<string> => {
@@ -57,7 +61,31 @@ const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy:
 export class Authenticator extends Effect.Service<Authenticator>()("@bizops/server/Authenticator", {
   effect: Effect.gen(function*() {
     const access = yield* AccessRepo
+    const oauth = yield* OAuthRepo
+    const keys = yield* SigningKeys
+    const urls = yield* Issuer
     const config = yield* AppConfig
+
+    /**
+     * An OAuth access token: our signature, issuer, audience and expiry, then a live grant (not revoked,
+     * its app enabled), counted in the grant's window. Its scopes are the token's that the grant still has.
+     */
+    const authenticateToken = (token: string, now: number): Effect.Effect<Option.Option<CountedPrincipal>> =>
+      Effect.gen(function*() {
+        const claims = yield* keys.verify(token, { issuer: urls.issuer, audience: urls.audience })
+        if (claims === undefined) return Option.none()
+        const counted = yield* Effect.orDie(
+          oauth.authenticateGrant(claims.grant_id, `oauth:${claims.client_id}:${claims.sub}:${claims.organizationId}`, now)
+        )
+        if (counted === undefined || counted.principal.organizationId !== claims.organizationId) return Option.none()
+        const granted = new Set(counted.grantScopes)
+        const scopes = new Set<string>()
+        for (const scope of claims.scope.split(" ")) {
+          const api = toApiScope(scope)
+          if (api !== undefined && granted.has(scope)) scopes.add(api)
+        }
+        return Option.some({ principal: { ...counted.principal, scopes }, rateLimit: counted.rateLimit, window: counted.window })
+      })
     const failures = new Map<string, ReadonlyArray<number>>()
 
     const failuresOf = (address: string, now: number) => {
@@ -91,8 +119,15 @@ export class Authenticator extends Effect.Service<Authenticator>()("@bizops/serv
       if (Option.isNone(credential)) {
         return yield* unauthorized(address, now, "Missing credentials: send x-api-key: KEY or Authorization: Bearer KEY")
       }
-      const found = yield* access.authenticateKey(credential.value, now)
-      if (Option.isNone(found)) return yield* unauthorized(address, now, "The API key is not valid or has been revoked")
+      const isToken = looksLikeJwt(credential.value)
+      const found = isToken ? yield* authenticateToken(credential.value, now) : yield* access.authenticateKey(credential.value, now)
+      if (Option.isNone(found)) {
+        return yield* unauthorized(
+          address,
+          now,
+          isToken ? "The access token is not valid, has expired or was revoked" : "The API key is not valid or has been revoked"
+        )
+      }
       const decision = decide(found.value.window, found.value.rateLimit, now)
       yield* setHeaders(rateLimitHeaders(decision))
       if (!decision.allowed) {
@@ -123,8 +158,11 @@ export class Authenticator extends Effect.Service<Authenticator>()("@bizops/serv
 
     return { authenticate } as const
   }),
-  dependencies: [AccessRepo.Default]
+  dependencies: [AccessRepo.Default, OAuthRepo.Default, SigningKeys.Default, Issuer.Default]
 }) {}
+
+/** A JWT (three base64url parts): an OAuth access token; anything else is taken for an API key. */
+export const looksLikeJwt = (credential: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(credential)
 
 /** The HttpApi middleware: both security schemes (x-api-key, bearer) use the one authenticator. */
 export const AuthenticationLive = Layer.effect(

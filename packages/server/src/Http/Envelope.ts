@@ -110,6 +110,8 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): Option.Option<A
     return Option.some(new PayloadTooLarge({ message: `The request body is larger than ${MAX_BODY_BYTES} bytes` }))
   }
   const contentType = request.headers["content-type"]
+  // The OAuth endpoints (/api/auth, /.well-known) take forms; only the JSON API insists on JSON.
+  if (!request.url.startsWith("/api/v1")) return Option.none()
   if (contentType !== undefined && length > 0 && !contentType.toLowerCase().includes("application/json")) {
     return Option.some(new InvalidRequest({ message: `Content-Type must be application/json, not ${contentType}` }))
   }

@@ -5,6 +5,7 @@ import limits from "./migrations/0002_limits.js"
 import webhooks from "./migrations/0003_webhooks.js"
 import invoices from "./migrations/0004_invoices.js"
 import timeline from "./migrations/0005_timeline.js"
+import oauth from "./migrations/0006_oauth.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
@@ -12,7 +13,8 @@ export const migrations = Migrator.fromRecord({
   "0002_limits": limits,
   "0003_webhooks": webhooks,
   "0004_invoices": invoices,
-  "0005_timeline": timeline
+  "0005_timeline": timeline,
+  "0006_oauth": oauth
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */
