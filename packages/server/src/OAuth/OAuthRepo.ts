@@ -325,19 +325,23 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@bizops/server/OAuth
         return code
       }))
 
-    /** A code with its grant, marked used by this call (`firstUse`) or already used before. */
-    const takeCode = (code: string, now: Date) =>
+    /**
+     * A code with its grant, marked used by this call (`firstUse`) or already used before. Only the
+     * client the code was issued to can spend it (another client's attempt changes nothing).
+     */
+    const takeCode = (code: string, appId: string, now: Date) =>
       Effect.gen(function*() {
         const [row] = yield* fast.rows<CodeRow & { readonly firstUse: boolean }>(
           `WITH used AS (
-             UPDATE oauth_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING code_hash
+             UPDATE oauth_codes c SET used_at = $2 FROM oauth_grants g
+             WHERE c.code_hash = $1 AND c.used_at IS NULL AND g.id = c.grant_id AND g.app_id = $3 RETURNING c.code_hash
            )
            SELECT c.grant_id, c.redirect_uri, c.code_challenge, c.expires_at, c.used_at, g.id, g.app_id, g.user_id,
              g.organization_id, g.scopes, g.revoked_at, a.disabled_at AS app_disabled_at,
              EXISTS (SELECT 1 FROM used) AS first_use
            FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id JOIN oauth_apps a ON a.id = g.app_id
            WHERE c.code_hash = $1`,
-          [sha256(code), now]
+          [sha256(code), now, appId]
         )
         return row
       })
@@ -352,18 +356,22 @@ export class OAuthRepo extends Effect.Service<OAuthRepo>()("@bizops/server/OAuth
         return token
       })
 
-    /** A refresh token with its grant, marked used by this call (`firstUse`) or already used before. */
-    const takeRefreshToken = (token: string, now: Date) =>
+    /**
+     * A refresh token with its grant, marked used by this call (`firstUse`) or already used before. Only
+     * the client it was issued to can spend it (another client's attempt changes nothing).
+     */
+    const takeRefreshToken = (token: string, appId: string, now: Date) =>
       Effect.gen(function*() {
         const [row] = yield* fast.rows<RefreshRow & { readonly firstUse: boolean }>(
           `WITH used AS (
-             UPDATE oauth_refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL RETURNING token_hash
+             UPDATE oauth_refresh_tokens t SET used_at = $2 FROM oauth_grants g
+             WHERE t.token_hash = $1 AND t.used_at IS NULL AND g.id = t.grant_id AND g.app_id = $3 RETURNING t.token_hash
            )
            SELECT t.grant_id, t.expires_at, t.used_at, g.id, g.app_id, g.user_id, g.organization_id, g.scopes,
              g.revoked_at, a.disabled_at AS app_disabled_at, EXISTS (SELECT 1 FROM used) AS first_use
            FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_apps a ON a.id = g.app_id
            WHERE t.token_hash = $1`,
-          [sha256(token), now]
+          [sha256(token), now, appId]
         )
         return row
       })

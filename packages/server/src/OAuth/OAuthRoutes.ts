@@ -390,7 +390,7 @@ export const OAuthRoutes = (options: { readonly trustProxy: boolean }) =>
           if (code === null || redirectUri === null || verifier === null) {
             return tokenError(400, "invalid_request", "code, redirect_uri and code_verifier are required")
           }
-          const row = yield* repo.takeCode(code, at)
+          const row = yield* repo.takeCode(code, app.id, at)
           if (row === undefined || row.appId !== app.id) return tokenError(400, "invalid_grant", "The code is not valid")
           if (!row.firstUse) {
             yield* repo.revokeGrant(row.grantId, "code_reused")
@@ -407,7 +407,16 @@ export const OAuthRoutes = (options: { readonly trustProxy: boolean }) =>
         if (grantType === "refresh_token") {
           const token = form.get("refresh_token")
           if (token === null) return tokenError(400, "invalid_request", "refresh_token is required")
-          const row = yield* repo.takeRefreshToken(token, at)
+          // A scope the grant does not have is refused before the token is spent (RFC 6749 6: a refused
+          // request gives nothing, and the client's refresh token stays good).
+          const requested = form.get("scope") ?? undefined
+          const holder = yield* repo.grantOfRefreshToken(token)
+          if (holder !== undefined && holder.appId === app.id && requested !== undefined) {
+            const held = parseScope(scopeString(holder.scopes), holder.scopes)
+            const narrowed = Either.flatMap(held, (granted) => narrowScope(granted, requested))
+            if (Either.isRight(held) && Either.isLeft(narrowed)) return tokenError(400, "invalid_scope", narrowed.left)
+          }
+          const row = yield* repo.takeRefreshToken(token, app.id, at)
           if (row === undefined || row.appId !== app.id) return tokenError(400, "invalid_grant", "The refresh token is not valid")
           if (!row.firstUse) {
             yield* repo.revokeGrant(row.grantId, "refresh_token_reused")
@@ -417,7 +426,7 @@ export const OAuthRoutes = (options: { readonly trustProxy: boolean }) =>
           if (row.revokedAt !== null || row.appDisabledAt !== null) return tokenError(400, "invalid_grant", "The authorization was revoked")
           const granted = parseScope(scopeString(row.scopes), row.scopes)
           if (Either.isLeft(granted)) return tokenError(400, "invalid_grant", "The authorization's scope is no longer valid")
-          const scope = narrowScope(granted.right, form.get("scope") ?? undefined)
+          const scope = narrowScope(granted.right, requested)
           if (Either.isLeft(scope)) return tokenError(400, "invalid_scope", scope.left)
           return yield* tokens(app, row, scope.right.scopes, at)
         }
