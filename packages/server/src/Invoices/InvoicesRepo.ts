@@ -1,12 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import {
-  addDays,
   checkDeletable,
   ClientId,
   clientView,
   Conflict,
   ContactId,
-  daysBetween,
   decideMove,
   decideReissue,
   DEFAULT_CURRENCY,
@@ -33,6 +31,7 @@ import {
   type Principal,
   ProjectId,
   type Refusal,
+  reissueCopy,
   settle,
   taxRateFor,
   toMinorUnits,
@@ -454,26 +453,21 @@ export class InvoicesRepo extends Effect.Service<InvoicesRepo>()("@bizops/server
           if (Either.isLeft(decision)) return yield* Effect.fail(refused(decision.left))
           if (decision.right === "void") yield* rewrite(principal, original, { voidedAt: at }, at)
           const digits = digitsOf(original.currency)
-          const issueDate = input.issueDate ?? utcDate(at)
-          return yield* create(principal, {
-            clientId: ClientId.make(original.clientId, true),
-            lineItems: input.lineItems ?? original.lineItems.map((line) => ({
+          const copy = reissueCopy({
+            ...original,
+            lineItems: original.lineItems.map((line) => ({
               description: line.description,
               quantity: line.quantity,
               unitPrice: fromMinorUnits(line.unitPriceMinor, digits),
               taxable: line.taxable,
               discountPercent: line.discountPercent
-            })),
-            billingContactId: input.billingContactId === undefined
-              ? (original.billingContactId === null ? null : ContactId.make(original.billingContactId, true))
-              : input.billingContactId,
-            projectIds: input.projectIds ?? original.projectIds.map((p) => ProjectId.make(p, true)),
-            status: "draft",
-            subject: input.subject === undefined ? original.subject : input.subject,
-            issueDate,
-            dueDate: input.dueDate ?? addDays(issueDate, daysBetween(original.issueDate, original.dueDate)),
-            paymentTerms: input.paymentTerms === undefined ? original.paymentTerms : input.paymentTerms,
-            notes: input.notes === undefined ? original.notes : input.notes
+            }))
+          }, input, utcDate(at))
+          return yield* create(principal, {
+            ...copy,
+            clientId: ClientId.make(copy.clientId, true),
+            billingContactId: copy.billingContactId === null ? null : ContactId.make(copy.billingContactId, true),
+            projectIds: copy.projectIds.map((p) => ProjectId.make(p, true))
           }, { supersedes: id })
         })
       ).pipe(refuseViolations)

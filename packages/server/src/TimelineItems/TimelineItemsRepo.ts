@@ -6,11 +6,14 @@ import {
   checkAnchor,
   Conflict,
   EventDayId,
+  insertPosition,
   invalidPayload,
   type ItemSchedule,
   linkedRecordNotFound,
   lockedAllows,
   mergeAnchor,
+  movePosition,
+  moveTo,
   notFound,
   type PageRequest,
   type Principal,
@@ -188,15 +191,14 @@ export class TimelineItemsRepo extends Effect.Service<TimelineItemsRepo>()("@biz
         return { day, count: count.n }
       })
 
-    /** Renumbers a day densely with `id` at `position` (the others keep their order). */
-    const moveTo = (principal: Principal, dayId: string, id: string, position: number) =>
+    /** Renumbers a day densely with `id` at `position` (the others keep their order; Order.ts's rule). */
+    const move = (principal: Principal, dayId: string, id: string, position: number) =>
       Effect.gen(function*() {
         const ordered = yield* fast.rows<{ readonly id: string }>(
           `SELECT id FROM timeline_items WHERE organization_id = $1 AND event_day_id = $2 ORDER BY ${DAY_ORDER}`,
           [principal.organizationId, dayId]
         )
-        const ids = ordered.map((row) => row.id).filter((other) => other !== id)
-        ids.splice(position, 0, id)
+        const ids = moveTo(ordered.map((row) => row.id), id, position)
         yield* fast.rows(
           `UPDATE timeline_items t SET sort_order = u.n - 1
            FROM unnest($2::uuid[]) WITH ORDINALITY AS u (id, n)
@@ -220,7 +222,7 @@ export class TimelineItemsRepo extends Effect.Service<TimelineItemsRepo>()("@biz
           const at = new Date(yield* Clock.currentTimeMillis)
           const locked = yield* lockDay(principal, input.eventDayId)
           if (locked === undefined) return yield* Effect.fail(linkedRecordNotFound("eventDayId", "event day"))
-          const position = Math.min(input.sortOrder ?? locked.count, locked.count)
+          const position = insertPosition(input.sortOrder, locked.count)
           yield* fast.rows(
             `UPDATE timeline_items SET sort_order = sort_order + 1
              WHERE organization_id = $1 AND event_day_id = $2 AND sort_order >= $3`,
@@ -292,10 +294,11 @@ export class TimelineItemsRepo extends Effect.Service<TimelineItemsRepo>()("@biz
             ...(anchor.anchorKey === current.anchorKey ? {} : { anchorKey: anchor.anchorKey }),
             ...(anchor.requestedStartTime === current.requestedStartTime ? {} : { requestedStartTime: anchor.requestedStartTime })
           }
-          const moves = sortOrder !== undefined && Math.min(sortOrder, locked.count - 1) !== current.sortOrder
+          const target = sortOrder === undefined ? current.sortOrder : movePosition(sortOrder, locked.count)
+          const moves = target !== current.sortOrder
           if (Object.keys(fields).length === 0 && !moves) return yield* withSchedules(principal, [current]).pipe(Effect.map(([item]) => item))
           const [before] = yield* withSchedules(principal, [current])
-          if (moves) yield* moveTo(principal, current.eventDayId, id, Math.min(sortOrder, locked.count - 1))
+          if (moves) yield* move(principal, current.eventDayId, id, target)
           yield* sql`UPDATE timeline_items SET ${sql.update({ ...fields, updatedAt: new Date(yield* Clock.currentTimeMillis) })}
             WHERE organization_id = ${principal.organizationId} AND id = ${id}`
           const after = yield* reread(principal, id)
