@@ -1,4 +1,4 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse } from "./Errors.js"
 import type { BusinessId, OrganizationId } from "./Values.js"
@@ -25,7 +25,12 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
   provides: CurrentPrincipal,
   security: {
     apiKey: HttpApiSecurity.apiKey({ in: "header", key: "x-api-key" }),
-    bearer: HttpApiSecurity.bearer
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "An API key (bok_…), or an OAuth 2.0 access token (a JWT from POST /api/auth/oauth2/token; discovery at /.well-known/oauth-authorization-server; scopes read:<resource> and write:<resource>)"
+      )
+    )
   }
 }) {}
 
