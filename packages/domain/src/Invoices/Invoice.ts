@@ -105,59 +105,49 @@ export const invoiceDatesInOrder = (d: { readonly issueDate?: string | undefined
 
 export const DUE_DATE_MESSAGE = "must be on or after issueDate"
 
-export const InvoiceCreate = Schema.Struct({
-  clientId: ClientId,
-  lineItems: LineItems,
+/** The optional fields of an invoice that create, update and reissue bodies all take. */
+const optionalFields = {
   billingContactId: Schema.optional(Schema.NullOr(ContactId)),
   projectIds: Schema.optional(ProjectIds),
+  subject: Schema.optional(Schema.NullOr(Subject)),
+  issueDate: Schema.optional(DateOnly),
+  dueDate: Schema.optional(DateOnly),
+  paymentTerms: Schema.optional(Schema.NullOr(PaymentTerms)),
+  notes: Schema.optional(Schema.NullOr(Notes))
+}
+
+/** A body with those fields: dates in order, unknown fields refused. */
+const invoiceBody = <Fields extends Schema.Struct.Fields>(fields: Fields, identifier: string) =>
+  Schema.Struct(fields).pipe(
+    Schema.filter((i: { readonly issueDate?: string | undefined; readonly dueDate?: string | undefined }) =>
+      invoiceDatesInOrder(i) || { path: ["dueDate"], message: DUE_DATE_MESSAGE }
+    ),
+    Schema.annotations({ ...strict, identifier })
+  )
+
+export const InvoiceCreate = invoiceBody({
+  clientId: ClientId,
+  lineItems: LineItems,
   status: Schema.optional(Schema.Literal("draft", "sent").annotations({
     message: () => "must be draft or sent; an invoice becomes paid from its payments"
   })),
-  subject: Schema.optional(Schema.NullOr(Subject)),
-  issueDate: Schema.optional(DateOnly),
-  dueDate: Schema.optional(DateOnly),
-  paymentTerms: Schema.optional(Schema.NullOr(PaymentTerms)),
-  notes: Schema.optional(Schema.NullOr(Notes))
-}).pipe(
-  Schema.filter((i) => invoiceDatesInOrder(i) || { path: ["dueDate"], message: DUE_DATE_MESSAGE }),
-  Schema.annotations({ ...strict, identifier: "InvoiceCreate" })
-)
+  ...optionalFields
+}, "InvoiceCreate")
 export type InvoiceCreate = typeof InvoiceCreate.Type
 
-export const InvoiceUpdate = Schema.Struct({
-  billingContactId: Schema.optional(Schema.NullOr(ContactId)),
-  projectIds: Schema.optional(ProjectIds),
+export const InvoiceUpdate = invoiceBody({
   status: Schema.optional(Schema.Literal("sent", "void").annotations({
     message: () => "must be sent or void; paid and written_off are set by the system from payments"
   })),
-  subject: Schema.optional(Schema.NullOr(Subject)),
-  issueDate: Schema.optional(DateOnly),
-  dueDate: Schema.optional(DateOnly),
-  paymentTerms: Schema.optional(Schema.NullOr(PaymentTerms)),
-  notes: Schema.optional(Schema.NullOr(Notes))
-}).pipe(
-  Schema.filter((i) => invoiceDatesInOrder(i) || { path: ["dueDate"], message: DUE_DATE_MESSAGE }),
-  Schema.annotations({ ...strict, identifier: "InvoiceUpdate" })
-)
+  ...optionalFields
+}, "InvoiceUpdate")
 export type InvoiceUpdate = typeof InvoiceUpdate.Type
 
 /**
  * The body of `POST /invoices/{id}/reissue`: what the corrected copy changes. Every field is optional;
  * what is not given is copied from the invoice replaced (the client never changes).
  */
-export const InvoiceReissue = Schema.Struct({
-  lineItems: Schema.optional(LineItems),
-  billingContactId: Schema.optional(Schema.NullOr(ContactId)),
-  projectIds: Schema.optional(ProjectIds),
-  subject: Schema.optional(Schema.NullOr(Subject)),
-  issueDate: Schema.optional(DateOnly),
-  dueDate: Schema.optional(DateOnly),
-  paymentTerms: Schema.optional(Schema.NullOr(PaymentTerms)),
-  notes: Schema.optional(Schema.NullOr(Notes))
-}).pipe(
-  Schema.filter((i) => invoiceDatesInOrder(i) || { path: ["dueDate"], message: DUE_DATE_MESSAGE }),
-  Schema.annotations({ ...strict, identifier: "InvoiceReissue" })
-)
+export const InvoiceReissue = invoiceBody({ lineItems: Schema.optional(LineItems), ...optionalFields }, "InvoiceReissue")
 export type InvoiceReissue = typeof InvoiceReissue.Type
 
 /** `true` or `false` in a query string. */
