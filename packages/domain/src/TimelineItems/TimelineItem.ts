@@ -130,10 +130,8 @@ const editable = {
   status: TimelineItemStatus
 }
 
-export const TimelineItemCreate = Schema.Struct({
-  eventDayId: EventDayId,
-  title: editable.title,
-  durationMinutes: editable.durationMinutes,
+/** The fields that create and update bodies both take as optional. */
+const optionalFields = {
   description: Schema.optional(editable.description),
   categoryId: Schema.optional(editable.categoryId),
   sortOrder: Schema.optional(editable.sortOrder),
@@ -149,6 +147,13 @@ export const TimelineItemCreate = Schema.Struct({
   visibleTo: Schema.optional(editable.visibleTo),
   vendorIds: Schema.optional(editable.vendorIds),
   status: Schema.optional(editable.status)
+}
+
+export const TimelineItemCreate = Schema.Struct({
+  eventDayId: EventDayId,
+  title: editable.title,
+  durationMinutes: editable.durationMinutes,
+  ...optionalFields
 }).pipe(
   Schema.filter((c) => {
     const anchor = checkAnchor({ anchorType: c.anchorType ?? "float", anchorKey: c.anchorKey ?? null, requestedStartTime: c.requestedStartTime ?? null })
@@ -161,21 +166,7 @@ export type TimelineItemCreate = typeof TimelineItemCreate.Type
 export const TimelineItemUpdate = Schema.Struct({
   title: Schema.optional(editable.title),
   durationMinutes: Schema.optional(editable.durationMinutes),
-  description: Schema.optional(editable.description),
-  categoryId: Schema.optional(editable.categoryId),
-  sortOrder: Schema.optional(editable.sortOrder),
-  trackId: Schema.optional(editable.trackId),
-  requestedStartTime: Schema.optional(editable.requestedStartTime),
-  bufferBeforeMinutes: Schema.optional(editable.bufferBeforeMinutes),
-  bufferAfterMinutes: Schema.optional(editable.bufferAfterMinutes),
-  travelTimeMinutes: Schema.optional(editable.travelTimeMinutes),
-  locked: Schema.optional(editable.locked),
-  anchorType: Schema.optional(editable.anchorType),
-  anchorKey: Schema.optional(editable.anchorKey),
-  location: Schema.optional(editable.location),
-  visibleTo: Schema.optional(editable.visibleTo),
-  vendorIds: Schema.optional(editable.vendorIds),
-  status: Schema.optional(editable.status)
+  ...optionalFields
 }).annotations({ ...strict, identifier: "TimelineItemUpdate" })
 export type TimelineItemUpdate = typeof TimelineItemUpdate.Type
 
