@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
 import { Outbox } from "../Webhooks/Outbox.js"
-import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
+import { conditions, definedOnly, findRow as findOne, getOf, listOf } from "../Sql/Lists.js"
 
 interface ClientRow {
   readonly id: string
@@ -92,23 +92,17 @@ export class ClientsRepo extends Effect.Service<ClientsRepo>()("@bizops/server/C
       filters: { readonly status?: ClientStatus | undefined; readonly updatedSince?: Date | undefined },
       page: PageRequest
     ) =>
-      listPage<ClientRow>(fast, "clients", conditions(
+      listOf(fast, "clients", conditions(
         ["organization_id = ?", principal.organizationId],
         ["status = ?", filters.status],
         ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toClient), pagination })),
-        Effect.orDie
-      )
+      ), page, toClient)
 
     const findRow = (principal: Principal, id: string, forUpdate = false) =>
       Effect.map(findOne<ClientRow>(fast, "clients", principal.organizationId, id, forUpdate), Option.fromNullable)
 
     const get = (principal: Principal, id: ClientId) =>
-      findRow(principal, id).pipe(
-        Effect.orDie,
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("client")), onSome: (row) => Effect.succeed(toClient(row)) }))
-      )
+      getOf(fast, "clients", principal.organizationId, id, "client", toClient)
 
     const create = (principal: Principal, input: ClientCreate) =>
       sql.withTransaction(Effect.gen(function*() {

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
 import { Outbox } from "../Webhooks/Outbox.js"
-import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
+import { conditions, definedOnly, findRow as findOne, getOf, listOf } from "../Sql/Lists.js"
 
 interface ContactRow {
   readonly id: string
@@ -78,23 +78,17 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("@bizops/server
       filters: { readonly clientId?: ClientId | undefined; readonly updatedSince?: Date | undefined },
       page: PageRequest
     ) =>
-      listPage<ContactRow>(fast, "contacts", conditions(
+      listOf(fast, "contacts", conditions(
         ["organization_id = ?", principal.organizationId],
         ["client_id = ?", filters.clientId],
         ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toContact), pagination })),
-        Effect.orDie
-      )
+      ), page, toContact)
 
     const findRow = (principal: Principal, id: string, forUpdate = false) =>
       Effect.map(findOne<ContactRow>(fast, "contacts", principal.organizationId, id, forUpdate), Option.fromNullable)
 
     const get = (principal: Principal, id: ContactId) =>
-      findRow(principal, id).pipe(
-        Effect.orDie,
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("contact")), onSome: (row) => Effect.succeed(toContact(row)) }))
-      )
+      getOf(fast, "contacts", principal.organizationId, id, "contact", toContact)
 
     const create = (principal: Principal, input: ContactCreate) =>
       sql.withTransaction(

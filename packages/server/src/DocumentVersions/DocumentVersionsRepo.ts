@@ -11,7 +11,7 @@ import {
 import { Effect } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, findRow, listPage } from "../Sql/Lists.js"
+import { conditions, findRow, listOf } from "../Sql/Lists.js"
 
 interface DocumentVersionRow {
   readonly id: string
@@ -94,16 +94,13 @@ export class DocumentVersionsRepo extends Effect.Service<DocumentVersionsRepo>()
       },
       page: PageRequest
     ) =>
-      listPage<DocumentVersionRow>(fast, "document_version_rows", conditions(
+      listOf(fast, "document_version_rows", conditions(
         ["organization_id = ?", principal.organizationId],
         ["document_type = ?", filters.documentType],
         ["document_id = ?", filters.documentId],
         ["version_status = ?", filters.versionStatus],
         ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toDocumentVersion), pagination })),
-        Effect.orDie
-      )
+      ), page, toDocumentVersion)
 
     const get = (principal: Principal, id: DocumentVersionId) =>
       findRow<DocumentVersionRow>(fast, "document_version_rows", principal.organizationId, id).pipe(

@@ -17,7 +17,7 @@ import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, findRow, listPage } from "../Sql/Lists.js"
+import { conditions, findRow, getOf, listOf } from "../Sql/Lists.js"
 import { Outbox } from "../Webhooks/Outbox.js"
 
 export interface EventDayRow {
@@ -66,20 +66,14 @@ export class EventDaysRepo extends Effect.Service<EventDaysRepo>()("@bizops/serv
       filters: { readonly projectId?: string | undefined; readonly updatedSince?: Date | undefined },
       page: PageRequest
     ) =>
-      listPage<EventDayRow>(fast, "event_days", conditions(
+      listOf(fast, "event_days", conditions(
         ["organization_id = ?", principal.organizationId],
         ["project_id = ?", filters.projectId],
         ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toEventDay), pagination })),
-        Effect.orDie
-      )
+      ), page, toEventDay)
 
     const get = (principal: Principal, id: EventDayId) =>
-      findRow<EventDayRow>(fast, "event_days", principal.organizationId, id).pipe(
-        Effect.orDie,
-        Effect.flatMap((row) => row === undefined ? Effect.fail(notFound("event day")) : Effect.succeed(toEventDay(row)))
-      )
+      getOf(fast, "event_days", principal.organizationId, id, "event day", toEventDay)
 
     const create = (principal: Principal, input: EventDayCreate) =>
       sql.withTransaction(

@@ -42,7 +42,7 @@ import { randomUUID } from "node:crypto"
 import { DocumentVersionsRepo } from "../DocumentVersions/DocumentVersionsRepo.js"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, definedOnly, findRow, listPage } from "../Sql/Lists.js"
+import { conditions, definedOnly, findRow, listOf } from "../Sql/Lists.js"
 import { Outbox } from "../Webhooks/Outbox.js"
 
 /** The organization's default tax rate: 0 until organizations have settings (issue 5). */
@@ -171,7 +171,7 @@ export class InvoicesRepo extends Effect.Service<InvoicesRepo>()("@bizops/server
       page: PageRequest
     ) =>
       Effect.flatMap(today, (day) =>
-        listPage<InvoiceRow>(fast, "invoice_rows", conditions(
+        listOf(fast, "invoice_rows", conditions(
           ["organization_id = ?", principal.organizationId],
           ["client_id = ?", filters.clientId],
           ["status = ?", filters.status],
@@ -183,10 +183,7 @@ export class InvoicesRepo extends Effect.Service<InvoicesRepo>()("@bizops/server
               : "NOT (status = 'sent' AND balance_due_minor > 0 AND due_date < ?)",
             filters.overdue === undefined ? undefined : day
           ]
-        ), page).pipe(
-          Effect.map(({ rows, pagination }) => ({ data: rows.map((row) => toInvoice(row, day)), pagination })),
-          Effect.orDie
-        ))
+        ), page, (row: InvoiceRow) => toInvoice(row, day)))
 
     /** The invoice's row; locked first (FOR UPDATE) inside a transaction that changes it. */
     const findInvoice = (principal: Principal, id: string, forUpdate = false) =>

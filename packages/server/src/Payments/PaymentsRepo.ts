@@ -33,7 +33,7 @@ import { randomUUID } from "node:crypto"
 import { digitsOf, InvoicesRepo } from "../Invoices/InvoicesRepo.js"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, definedOnly, findRow, listPage } from "../Sql/Lists.js"
+import { conditions, definedOnly, findRow, getOf, listOf } from "../Sql/Lists.js"
 import { Outbox } from "../Webhooks/Outbox.js"
 
 interface PaymentRow {
@@ -109,22 +109,16 @@ export class PaymentsRepo extends Effect.Service<PaymentsRepo>()("@bizops/server
       },
       page: PageRequest
     ) =>
-      listPage<PaymentRow>(fast, "payments", conditions(
+      listOf(fast, "payments", conditions(
         ["organization_id = ?", principal.organizationId],
         ["sale_id = ?", filters.saleId],
         ["invoice_id = ?", filters.invoiceId],
         ["client_id = ?", filters.clientId],
         ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toPayment), pagination })),
-        Effect.orDie
-      )
+      ), page, toPayment)
 
     const get = (principal: Principal, id: PaymentId) =>
-      findRow<PaymentRow>(fast, "payments", principal.organizationId, id).pipe(
-        Effect.orDie,
-        Effect.flatMap((row) => row === undefined ? Effect.fail(notFound("payment")) : Effect.succeed(toPayment(row)))
-      )
+      getOf(fast, "payments", principal.organizationId, id, "payment", toPayment)
 
     const create = (principal: Principal, input: PaymentCreate) =>
       sql.withTransaction(

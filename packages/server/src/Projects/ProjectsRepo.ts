@@ -20,7 +20,7 @@ import { randomUUID } from "node:crypto"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
 import { Outbox } from "../Webhooks/Outbox.js"
-import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
+import { conditions, definedOnly, findRow as findOne, getOf, listOf } from "../Sql/Lists.js"
 
 interface ProjectRow {
   readonly id: string
@@ -84,24 +84,18 @@ export class ProjectsRepo extends Effect.Service<ProjectsRepo>()("@bizops/server
       },
       page: PageRequest
     ) =>
-      listPage<ProjectRow>(fast, "projects", conditions(
+      listOf(fast, "projects", conditions(
         ["organization_id = ?", principal.organizationId],
         ["client_id = ?", filters.clientId],
         ["status = ?", filters.status],
         ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toProject), pagination })),
-        Effect.orDie
-      )
+      ), page, toProject)
 
     const findRow = (principal: Principal, id: string, forUpdate = false) =>
       Effect.map(findOne<ProjectRow>(fast, "projects", principal.organizationId, id, forUpdate), Option.fromNullable)
 
     const get = (principal: Principal, id: ProjectId) =>
-      findRow(principal, id).pipe(
-        Effect.orDie,
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("project")), onSome: (row) => Effect.succeed(toProject(row)) }))
-      )
+      getOf(fast, "projects", principal.organizationId, id, "project", toProject)
 
     const create = (principal: Principal, input: ProjectCreate) =>
       sql.withTransaction(

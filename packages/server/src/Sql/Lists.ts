@@ -1,4 +1,4 @@
-import { offsetOf, type PageRequest, paginationMeta } from "@bizops/domain"
+import { notFound, offsetOf, type PageRequest, paginationMeta } from "@bizops/domain"
 import { Effect } from "effect"
 import type { FastQuery } from "./Fast.js"
 
@@ -51,3 +51,31 @@ export const findRow = <Row extends object>(fast: FastQuery, table: string, orga
 /** Drops the keys whose value is undefined (fields a PATCH body did not name). */
 export const definedOnly = <T extends Record<string, unknown>>(values: T): Partial<T> =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+
+/** One page of a resource: `listPage`'s rows made resources. A failing read is a defect (500). */
+export const listOf = <Row extends object, A>(
+  fast: FastQuery,
+  table: string,
+  where: ReadonlyArray<Condition>,
+  page: PageRequest,
+  toResource: (row: Row) => A,
+  order?: string
+) =>
+  listPage<Row>(fast, table, where, page, order).pipe(
+    Effect.map(({ rows, pagination }) => ({ data: rows.map(toResource), pagination })),
+    Effect.orDie
+  )
+
+/** One resource of the organization by id, or 404 `No such <what>`. A failing read is a defect (500). */
+export const getOf = <Row extends object, A>(
+  fast: FastQuery,
+  table: string,
+  organizationId: string,
+  id: string,
+  what: string,
+  toResource: (row: Row) => A
+) =>
+  findRow<Row>(fast, table, organizationId, id).pipe(
+    Effect.orDie,
+    Effect.flatMap((row) => row === undefined ? Effect.fail(notFound(what)) : Effect.succeed(toResource(row)))
+  )
