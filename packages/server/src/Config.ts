@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
 export interface AppConfigShape {
   readonly port: number
@@ -8,7 +8,11 @@ export interface AppConfigShape {
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   /** `DATA_DIR`: where the embedded PostgreSQL keeps its data and the server its dev credentials. */
   readonly dataDir: string
-  readonly trustProxy: boolean
+  /**
+   * `TRUST_PROXY`: how many proxies in front of the service append to `X-Forwarded-For` (0: none, the
+   * socket's address is the client's). `true`/`yes`/`on` mean 1.
+   */
+  readonly trustedProxies: number
   /** `WEBHOOKS_ALLOW_INSECURE=1`: webhook targets may be http on a loopback address (development, tests). */
   readonly webhooksAllowInsecure: boolean
 }
@@ -42,7 +46,16 @@ const configOf = (readBaseUrl: boolean): Config.Config<AppConfigShape> => Config
   baseUrl: readBaseUrl ? Config.option(BaseUrl) : Config.succeed(Option.none()),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  trustedProxies: Config.string("TRUST_PROXY").pipe(
+    Config.mapOrFail((value) => {
+      const v = value.trim().toLowerCase()
+      if (["", "0", "false", "no", "off"].includes(v)) return Either.right(0)
+      if (["true", "yes", "on"].includes(v)) return Either.right(1)
+      if (/^[1-9]$/.test(v)) return Either.right(Number(v))
+      return Either.left(ConfigError.InvalidData(["TRUST_PROXY"], "TRUST_PROXY must be off (0, false), on (1, true: one proxy), or the number of proxies from 1 to 9"))
+    }),
+    Config.withDefault(0)
+  ),
   webhooksAllowInsecure: Config.boolean("WEBHOOKS_ALLOW_INSECURE").pipe(Config.withDefault(false))
 }).pipe(
   Config.map(({ baseUrl, ...rest }) => ({

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@bizops/domain"
 import { Effect, Layer } from "effect"
@@ -53,7 +53,7 @@ const groups = Layer.mergeAll(
   EventDaysHttp.pipe(Layer.provide(EventDaysRepo.Default)),
   TimelineItemsHttp.pipe(Layer.provide(TimelineItemsRepo.Default)),
   WebhooksHttp.pipe(Layer.provide(WebhooksRepo.Default))
-).pipe(Layer.provide(AuthenticationLive), Layer.provide(Outbox.Default))
+).pipe(Layer.provide(AuthenticationLive(routes)), Layer.provide(Outbox.Default))
 
 /** The HttpApi implementation: every group, the decode-failure mapping, OpenAPI and the docs page. */
 export const ApiLive = Layer.mergeAll(
@@ -68,10 +68,15 @@ export const ApiLive = Layer.mergeAll(
 const serve = Layer.unwrapEffect(
   Effect.gen(function*() {
     const app = yield* HttpApiBuilder.httpApp
-    const idempotency = yield* makeIdempotency
+    const idempotency = yield* makeIdempotency(routes)
     return HttpServer.serve(errorEnvelope(routes)(idempotency(app)))
   })
-).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+).pipe(
+  Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
+  // The router matches paths exactly as written: case-sensitive, no folding of `//` or a trailing `/`,
+  // so that it and the route table (scopes, idempotency, body checks) agree on every canonical path.
+  Layer.provide(HttpRouter.setRouterConfig({ caseSensitive: true, ignoreDuplicateSlashes: false, ignoreTrailingSlash: false }))
+)
 
 /** The webhook delivery worker of packages/webhooks, on this instance, with the instance's settings. */
 const WebhookWorkerLive = Layer.unwrapEffect(
@@ -88,7 +93,7 @@ const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
 
 /** The OAuth 2.0 authorization server's routes (OAuth/OAuthRoutes.ts), with the instance's settings. */
 const OAuthRoutesLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => OAuthRoutes({ trustProxy: config.trustProxy }))
+  Effect.map(AppConfig, (config) => OAuthRoutes({ trustedProxies: config.trustedProxies }))
 ).pipe(Layer.provide(Layer.mergeAll(OAuthRepo.Default, SigningKeys.Default, Issuer.Default)))
 
 /** The HTTP server on a port, with the error envelope outermost. Needs the SQL client. */

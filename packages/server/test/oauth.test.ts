@@ -1,15 +1,13 @@
 import { expect, layer } from "@effect/vitest"
-import { expectError, get, makeTestServer, type Organization, post, ShiftedClock, TestServer, type TestServerShape } from "@bizops/testkit"
+import { expectError, get, makeTestServer, post, ShiftedClock, TestServer } from "@bizops/testkit"
 import { Effect } from "effect"
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
 import * as oauth from "oauth4webapi"
 import {
   type Authorization,
-  authorizationUrl,
   Browser,
   codeGrant,
-  discover,
   type EndpointResponse,
   exchangeCode,
   formOf,
@@ -22,107 +20,13 @@ import {
   revocation,
   revoke
 } from "./oauthClient.js"
+import { approve, authorize, locationOf, PASSWORD, REDIRECT_URI, SCOPE, secretBasic, secretPost, type Setup, setup, signIn, start, tokensFor } from "./oauthFlow.js"
 
 /**
  * The server reads this clock: tests move it past a code's 60 seconds, an access token's hour, a retired
  * key's hour and a refresh token's 30 days (the tests run in order, each with its own users and apps).
  */
 const clock = new ShiftedClock()
-
-const SCOPE = "read:clients write:clients offline_access"
-const REDIRECT_URI = "https://app.example.com/callback"
-const PASSWORD = "correct horse battery staple"
-
-// --- Fixtures ------------------------------------------------------------------------------------
-
-/** An organization, a user of it, an app registered by the operator, and the discovered server. */
-interface Setup {
-  readonly server: TestServerShape
-  readonly as: oauth.AuthorizationServer
-  readonly org: Organization
-  readonly user: { readonly userId: string; readonly email: string; readonly password: string }
-  readonly app: { readonly clientId: string; readonly clientSecret: string }
-  readonly client: oauth.Client
-  readonly redirectUri: string
-  readonly scope: string
-}
-
-const setup = (options: { readonly appScopes?: ReadonlyArray<string>; readonly scope?: string; readonly redirectUris?: ReadonlyArray<string> } = {}) =>
-  Effect.gen(function*() {
-    const server = yield* TestServer
-    const org = yield* server.organization()
-    const email = `user-${randomUUID()}@example.com`
-    const { userId } = yield* Effect.orDie(server.oauth.createUser({ email, password: PASSWORD, organizationId: org.organizationId }))
-    const redirectUris = options.redirectUris ?? [REDIRECT_URI]
-    const scope = options.scope ?? SCOPE
-    const app = yield* Effect.orDie(server.oauth.createApp({
-      name: "Ledger Sync",
-      redirectUris,
-      scopes: options.appScopes ?? scope.split(" "),
-      description: "Keeps the books in step",
-      homepageUrl: "https://app.example.com"
-    }))
-    const as = yield* discover(server.baseUrl)
-    const setup: Setup = {
-      server,
-      as,
-      org,
-      user: { userId, email, password: PASSWORD },
-      app,
-      client: { client_id: app.clientId },
-      redirectUri: redirectUris[0],
-      scope
-    }
-    return setup
-  })
-
-const secretPost = (s: Setup, secret = s.app.clientSecret) => oauth.ClientSecretPost(secret)
-const secretBasic = (s: Setup, secret = s.app.clientSecret) => oauth.ClientSecretBasic(secret)
-
-/** The authorization URL the app sends the browser to (PKCE S256, a state), with parameters changed or left out. */
-const start = (s: Setup, params: Record<string, string | undefined> = {}) =>
-  authorizationUrl(s.as, { clientId: s.app.clientId, redirectUri: params.redirect_uri ?? s.redirectUri, scope: s.scope }, params)
-
-/** Where a redirect goes (failing the test when the answer is not a redirect). */
-const locationOf = (page: Page): URL => {
-  expect(page.status, page.html).toBe(303)
-  expect(page.location).not.toBeNull()
-  return new URL(page.location ?? "")
-}
-
-/** Opens the authorization URL, fills in the sign-in form and follows the redirect: the consent page. */
-const signIn = (browser: Browser, url: string, user: { readonly email: string; readonly password: string }) =>
-  Effect.gen(function*() {
-    const signInPage = yield* browser.open(url)
-    expect(signInPage.status, signInPage.html).toBe(200)
-    const signedIn = yield* browser.submit(formOf(signInPage), { email: user.email, password: user.password })
-    expect(locationOf(signedIn).pathname).toBe("/api/auth/oauth2/authorize")
-    const consent = yield* browser.follow(signedIn)
-    expect(consent.status, consent.html).toBe(200)
-    return consent
-  })
-
-/** Presses Allow on the consent page: the redirect back to the app. */
-const approve = (browser: Browser, consent: Page, fields: Record<string, string> = {}) =>
-  Effect.map(browser.submit(formOf(consent), { ...fields, decision: "approve" }), locationOf)
-
-/** The browser's part of the flow, then the app's check of the callback (state and iss) by oauth4webapi. */
-const authorize = (s: Setup, params: Record<string, string | undefined> = {}) =>
-  Effect.gen(function*() {
-    const authorization = yield* start(s, params)
-    const browser = new Browser(s.server.baseUrl)
-    const redirect = yield* approve(browser, yield* signIn(browser, authorization.url, s.user))
-    expect(`${redirect.origin}${redirect.pathname}`).toBe(authorization.redirectUri)
-    const callback = oauth.validateAuthResponse(s.as, s.client, redirect, authorization.state)
-    return { ...authorization, callback, browser }
-  })
-
-/** The code exchanged for tokens (client_secret_post unless told). */
-const tokensFor = (s: Setup, auth: oauth.ClientAuth = secretPost(s)) =>
-  Effect.gen(function*() {
-    const a = yield* authorize(s)
-    return yield* exchangeCode(s.as, s.client, auth, a.callback, a.redirectUri, a.codeVerifier)
-  })
 
 /** The raw answer of the token endpoint to the exchange of an authorization's code, with the redirect URI or the verifier changed. */
 const exchangeWith = (s: Setup, a: Authorization & { readonly callback: URLSearchParams }, change: { readonly redirectUri?: string; readonly codeVerifier?: string } = {}) =>

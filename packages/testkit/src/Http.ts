@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http"
 import { Effect } from "effect"
 import { TestServer } from "./TestServer.js"
 
@@ -54,3 +55,48 @@ export const get = (path: string, options?: RequestOptions) => request("GET", pa
 export const post = (path: string, json: unknown, options?: RequestOptions) => request("POST", path, { ...options, json })
 export const patch = (path: string, json: unknown, options?: RequestOptions) => request("PATCH", path, { ...options, json })
 export const del = (path: string, options?: RequestOptions) => request("DELETE", path, options)
+
+export interface RawResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | Array<string> | undefined>>
+  readonly body: any
+}
+
+/**
+ * One request whose path is sent exactly as given (fetch would resolve `.` segments), and whose body,
+ * when given as chunks, goes with `Transfer-Encoding: chunked` and no Content-Length.
+ */
+export const rawRequest = (
+  method: string,
+  path: string,
+  options: { readonly headers?: Record<string, string>; readonly body?: string; readonly chunks?: ReadonlyArray<string | Buffer> } = {}
+) =>
+  Effect.gen(function*() {
+    const { baseUrl } = yield* TestServer
+    const url = new URL(baseUrl)
+    return yield* Effect.async<RawResponse, Error>((resume) => {
+      const headers = options.body === undefined ? { ...options.headers } : { "content-length": String(Buffer.byteLength(options.body)), ...options.headers }
+      const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+        const parts: Array<Buffer> = []
+        res.on("data", (chunk: Buffer) => parts.push(chunk))
+        res.on("end", () => {
+          const text = Buffer.concat(parts).toString("utf8")
+          let body: unknown = undefined
+          try {
+            body = text.length > 0 ? JSON.parse(text) : undefined
+          } catch {
+            body = text
+          }
+          resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, body }))
+        })
+        res.on("error", (error) => resume(Effect.fail(error)))
+      })
+      req.on("error", (error) => resume(Effect.fail(error)))
+      if (options.chunks !== undefined) {
+        for (const chunk of options.chunks) req.write(chunk)
+      } else if (options.body !== undefined) {
+        req.write(options.body)
+      }
+      req.end()
+    })
+  })

@@ -1,19 +1,45 @@
+import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import { Context, Option } from "effect"
 import * as fc from "effect/FastCheck"
-import { ALL_SCOPES, RESOURCES, requiredScope } from "./Auth.js"
+import { Api } from "../Api.js"
+import { ALL_SCOPES, RequiredScope, scopeRefusal, type Scope } from "./Auth.js"
 
-const resource = fc.constantFrom(...RESOURCES)
-const id = fc.uuid()
+const everyEndpoint = () => {
+  const endpoints: Array<{ readonly method: string; readonly path: string; readonly scope: Scope | undefined }> = []
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) =>
+      endpoints.push({
+        method: endpoint.method,
+        path: endpoint.path,
+        scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope))
+      })
+  })
+  return endpoints
+}
 
 describe("scopes", () => {
-  it.prop("GET needs <resource>:read, every write method <resource>:write", [resource, fc.option(id), fc.constantFrom("GET", "POST", "PATCH", "DELETE")], ([r, maybeId, method]) => {
-    const path = maybeId === null ? `/api/v1/${r}` : `/api/v1/${r}/${maybeId}`
-    expect(requiredScope(method, path)).toBe(`${r}:${method === "GET" ? "read" : "write"}`)
+  it("every endpoint of the Api declares its scope: <path segment>:read for GET, :write for the others", () => {
+    const endpoints = everyEndpoint()
+    expect(endpoints.length).toBeGreaterThan(40)
+    for (const { method, path, scope } of endpoints) {
+      const segment = path.split("/")[3]
+      const resource = segment === "webhook-events" ? "webhooks" : segment
+      expect(scope, `${method} ${path}`).toBe(`${resource}:${method === "GET" ? "read" : "write"}`)
+      expect(ALL_SCOPES, `${method} ${path}`).toContain(scope)
+    }
   })
 
-  it("paths outside /api/v1 need no scope", () => {
-    expect(requiredScope("GET", "/docs")).toBeUndefined()
-  })
+  it.prop(
+    "a request passes the scope check exactly when the endpoint declares a scope that the credential holds",
+    [fc.option(fc.constantFrom(...ALL_SCOPES)), fc.uniqueArray(fc.constantFrom(...ALL_SCOPES))],
+    ([declared, granted]) => {
+      const refusal = scopeRefusal(declared ?? undefined, new Set(granted))
+      expect(refusal === undefined).toBe(declared !== null && granted.includes(declared))
+      if (declared !== null && refusal !== undefined) expect(refusal).toContain(declared)
+    }
+  )
 
   it("read-only resources have no write scope, inquiries no read scope", () => {
     expect(ALL_SCOPES).toContain("clients:write")

@@ -34,16 +34,6 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
   }
 }) {}
 
-/** The scope a request needs: `<segment>:read` for GET, `<segment>:write` for writes (the contract). */
-export const requiredScope = (method: string, pathname: string): string | undefined => {
-  const match = /^\/api\/v1\/([a-z][a-z-]*)/.exec(pathname)
-  if (match === null) return undefined
-  const access = method === "GET" || method === "HEAD" ? "read" : "write"
-  // The event catalog belongs to the webhooks resource.
-  const resource = match[1] === "webhook-events" ? "webhooks" : match[1]
-  return `${resource}:${access}`
-}
-
 /** Every resource that has scopes, in the order of the specification's section 4. */
 export const RESOURCES = [
   "clients",
@@ -72,10 +62,33 @@ export const RESOURCES = [
 const READ_ONLY: ReadonlyArray<string> = ["payouts", "sales", "forms", "form-submissions", "client-documents", "document-versions"]
 const WRITE_ONLY: ReadonlyArray<string> = ["inquiries"]
 
+/** A scope as `<resource>:read` or `<resource>:write`, `<resource>` being a path segment of section 4. */
+export type Scope = `${(typeof RESOURCES)[number]}:${"read" | "write"}`
+
 /** All scopes: `<resource>:read` and `<resource>:write`, less the ones a read-only or write-only resource lacks. */
-export const ALL_SCOPES: ReadonlyArray<string> = RESOURCES.flatMap((r) => [
-  ...(WRITE_ONLY.includes(r) ? [] : [`${r}:read`]),
-  ...(READ_ONLY.includes(r) ? [] : [`${r}:write`])
+export const ALL_SCOPES: ReadonlyArray<Scope> = RESOURCES.flatMap((r): Array<Scope> => [
+  ...(WRITE_ONLY.includes(r) ? [] : [`${r}:read` as const]),
+  ...(READ_ONLY.includes(r) ? [] : [`${r}:write` as const])
 ])
 
-export const isKnownScope = (scope: string): boolean => ALL_SCOPES.includes(scope)
+const KNOWN_SCOPES: ReadonlySet<string> = new Set(ALL_SCOPES)
+
+export const isKnownScope = (scope: string): scope is Scope => KNOWN_SCOPES.has(scope)
+
+/**
+ * The scope an endpoint needs, declared on the endpoint itself next to its definition:
+ * `HttpApiEndpoint.get("list", "/clients").annotate(RequiredScope, "clients:read")`. The server checks it
+ * against the route that matched; an authenticated endpoint without one is refused (deny by default).
+ */
+export class RequiredScope extends Context.Tag("@bizops/domain/RequiredScope")<RequiredScope, Scope>() {}
+
+/**
+ * The scope check, given the matched endpoint's declared scope (none when it declares none) and the
+ * credential's scopes: the missing scope's refusal message, or undefined when the request may go on.
+ */
+export const scopeRefusal = (declared: Scope | undefined, granted: ReadonlySet<string>): string | undefined =>
+  declared === undefined
+    ? "This route declares no scope, so no credential may call it"
+    : granted.has(declared)
+    ? undefined
+    : `This credential lacks the scope ${declared}`

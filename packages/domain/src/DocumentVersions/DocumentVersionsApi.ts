@@ -1,12 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../Common/Auth.js"
+import { Authentication, RequiredScope } from "../Common/Auth.js"
 import { NotFoundResponse } from "../Common/Errors.js"
 import { DocumentVersion, DocumentVersionId, DocumentVersionList, DocumentVersionListParams } from "./DocumentVersion.js"
 
 export class DocumentVersionsApi extends HttpApiGroup.make("documentVersions")
   .add(
-    HttpApiEndpoint.get("list", "/document-versions")
+    HttpApiEndpoint.get("list", "/document-versions").annotate(RequiredScope, "document-versions:read")
       .setUrlParams(DocumentVersionListParams)
       .addSuccess(DocumentVersionList)
       .annotate(
@@ -15,7 +15,7 @@ export class DocumentVersionsApi extends HttpApiGroup.make("documentVersions")
       )
   )
   .add(
-    HttpApiEndpoint.get("get", "/document-versions/:id")
+    HttpApiEndpoint.get("get", "/document-versions/:id").annotate(RequiredScope, "document-versions:read")
       .setPath(Schema.Struct({ id: DocumentVersionId }))
       .addSuccess(DocumentVersion)
       .addError(NotFoundResponse)

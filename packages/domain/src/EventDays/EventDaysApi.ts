@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../Common/Auth.js"
+import { Authentication, RequiredScope } from "../Common/Auth.js"
 import { ConflictResponse, NotFoundResponse } from "../Common/Errors.js"
 import { EventDay, EventDayCreate, EventDayId, EventDayList, EventDayListParams, EventDayUpdate } from "./EventDay.js"
 
@@ -8,26 +8,26 @@ const IdPath = Schema.Struct({ id: EventDayId })
 
 export class EventDaysApi extends HttpApiGroup.make("eventDays")
   .add(
-    HttpApiEndpoint.get("list", "/event-days")
+    HttpApiEndpoint.get("list", "/event-days").annotate(RequiredScope, "event-days:read")
       .setUrlParams(EventDayListParams)
       .addSuccess(EventDayList)
       .annotate(OpenApi.Description, "Lists event days, newest first; filter projectId. Scope event-days:read.")
   )
   .add(
-    HttpApiEndpoint.post("create", "/event-days")
+    HttpApiEndpoint.post("create", "/event-days").annotate(RequiredScope, "event-days:write")
       .setPayload(EventDayCreate)
       .addSuccess(EventDay, { status: 201 })
       .annotate(OpenApi.Description, "Creates an event day: its date, time zone (default UTC), start time (default 09:00), key moments and venue. Scope event-days:write.")
   )
   .add(
-    HttpApiEndpoint.get("get", "/event-days/:id")
+    HttpApiEndpoint.get("get", "/event-days/:id").annotate(RequiredScope, "event-days:read")
       .setPath(IdPath)
       .addSuccess(EventDay)
       .addError(NotFoundResponse)
       .annotate(OpenApi.Description, "Retrieves an event day. Scope event-days:read.")
   )
   .add(
-    HttpApiEndpoint.patch("update", "/event-days/:id")
+    HttpApiEndpoint.patch("update", "/event-days/:id").annotate(RequiredScope, "event-days:write")
       .setPath(IdPath)
       .setPayload(EventDayUpdate)
       .addSuccess(EventDay)
@@ -35,7 +35,7 @@ export class EventDaysApi extends HttpApiGroup.make("eventDays")
       .annotate(OpenApi.Description, "Updates an event day; keyMoments and venue are replaced whole. The day's items reflow on the next read. Scope event-days:write.")
   )
   .add(
-    HttpApiEndpoint.del("delete", "/event-days/:id")
+    HttpApiEndpoint.del("delete", "/event-days/:id").annotate(RequiredScope, "event-days:write")
       .setPath(IdPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFoundResponse)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../Common/Auth.js"
+import { Authentication, RequiredScope } from "../Common/Auth.js"
 import { ConflictResponse, NotFoundResponse } from "../Common/Errors.js"
 import { Invoice, InvoiceCreate, InvoiceId, InvoiceList, InvoiceListParams, InvoiceReissue, InvoiceUpdate } from "./Invoice.js"
 
@@ -8,7 +8,7 @@ const IdPath = Schema.Struct({ id: InvoiceId })
 
 export class InvoicesApi extends HttpApiGroup.make("invoices")
   .add(
-    HttpApiEndpoint.get("list", "/invoices")
+    HttpApiEndpoint.get("list", "/invoices").annotate(RequiredScope, "invoices:read")
       .setUrlParams(InvoiceListParams)
       .addSuccess(InvoiceList)
       .annotate(
@@ -17,7 +17,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
       )
   )
   .add(
-    HttpApiEndpoint.post("create", "/invoices")
+    HttpApiEndpoint.post("create", "/invoices").annotate(RequiredScope, "invoices:write")
       .setPayload(InvoiceCreate)
       .addSuccess(Invoice, { status: 201 })
       .annotate(
@@ -26,14 +26,14 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
       )
   )
   .add(
-    HttpApiEndpoint.get("get", "/invoices/:id")
+    HttpApiEndpoint.get("get", "/invoices/:id").annotate(RequiredScope, "invoices:read")
       .setPath(IdPath)
       .addSuccess(Invoice)
       .addError(NotFoundResponse)
       .annotate(OpenApi.Description, "Retrieves an invoice. Scope invoices:read.")
   )
   .add(
-    HttpApiEndpoint.patch("update", "/invoices/:id")
+    HttpApiEndpoint.patch("update", "/invoices/:id").annotate(RequiredScope, "invoices:write")
       .setPath(IdPath)
       .setPayload(InvoiceUpdate)
       .addSuccess(Invoice)
@@ -45,7 +45,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
       )
   )
   .add(
-    HttpApiEndpoint.del("delete", "/invoices/:id")
+    HttpApiEndpoint.del("delete", "/invoices/:id").annotate(RequiredScope, "invoices:write")
       .setPath(IdPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFoundResponse)
@@ -53,7 +53,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
       .annotate(OpenApi.Description, "Deletes a draft invoice that no payment touched; otherwise 409 invoice_not_deletable. Scope invoices:write.")
   )
   .add(
-    HttpApiEndpoint.post("reissue", "/invoices/:id/reissue")
+    HttpApiEndpoint.post("reissue", "/invoices/:id/reissue").annotate(RequiredScope, "invoices:write")
       .setPath(IdPath)
       .setPayload(Schema.NullOr(InvoiceReissue).annotations({
         description: "Optional: what the corrected copy changes. An empty body (or {}) copies the invoice as it is."

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../Common/Auth.js"
+import { Authentication, RequiredScope } from "../Common/Auth.js"
 import { ConflictResponse, NotFoundResponse } from "../Common/Errors.js"
 import { Payment, PaymentCreate, PaymentId, PaymentList, PaymentListParams, PaymentUpdate } from "./Payment.js"
 
@@ -8,13 +8,13 @@ const IdPath = Schema.Struct({ id: PaymentId })
 
 export class PaymentsApi extends HttpApiGroup.make("payments")
   .add(
-    HttpApiEndpoint.get("list", "/payments")
+    HttpApiEndpoint.get("list", "/payments").annotate(RequiredScope, "payments:read")
       .setUrlParams(PaymentListParams)
       .addSuccess(PaymentList)
       .annotate(OpenApi.Description, "Lists payments and refunds, newest first. Filters saleId, invoiceId, clientId. Scope payments:read.")
   )
   .add(
-    HttpApiEndpoint.post("create", "/payments")
+    HttpApiEndpoint.post("create", "/payments").annotate(RequiredScope, "payments:write")
       .setPayload(PaymentCreate)
       .addSuccess(Payment, { status: 201 })
       .addError(ConflictResponse)
@@ -24,14 +24,14 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       )
   )
   .add(
-    HttpApiEndpoint.get("get", "/payments/:id")
+    HttpApiEndpoint.get("get", "/payments/:id").annotate(RequiredScope, "payments:read")
       .setPath(IdPath)
       .addSuccess(Payment)
       .addError(NotFoundResponse)
       .annotate(OpenApi.Description, "Retrieves a payment. Scope payments:read.")
   )
   .add(
-    HttpApiEndpoint.patch("update", "/payments/:id")
+    HttpApiEndpoint.patch("update", "/payments/:id").annotate(RequiredScope, "payments:write")
       .setPath(IdPath)
       .setPayload(PaymentUpdate)
       .addSuccess(Payment)

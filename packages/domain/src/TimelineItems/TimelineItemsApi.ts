@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../Common/Auth.js"
+import { Authentication, RequiredScope } from "../Common/Auth.js"
 import { ConflictResponse, NotFoundResponse } from "../Common/Errors.js"
 import { TimelineItem, TimelineItemCreate, TimelineItemId, TimelineItemList, TimelineItemListParams, TimelineItemUpdate } from "./TimelineItem.js"
 
@@ -8,7 +8,7 @@ const IdPath = Schema.Struct({ id: TimelineItemId })
 
 export class TimelineItemsApi extends HttpApiGroup.make("timelineItems")
   .add(
-    HttpApiEndpoint.get("list", "/timeline-items")
+    HttpApiEndpoint.get("list", "/timeline-items").annotate(RequiredScope, "timeline-items:read")
       .setUrlParams(TimelineItemListParams)
       .addSuccess(TimelineItemList)
       .annotate(
@@ -17,7 +17,7 @@ export class TimelineItemsApi extends HttpApiGroup.make("timelineItems")
       )
   )
   .add(
-    HttpApiEndpoint.post("create", "/timeline-items")
+    HttpApiEndpoint.post("create", "/timeline-items").annotate(RequiredScope, "timeline-items:write")
       .setPayload(TimelineItemCreate)
       .addSuccess(TimelineItem, { status: 201 })
       .annotate(
@@ -26,14 +26,14 @@ export class TimelineItemsApi extends HttpApiGroup.make("timelineItems")
       )
   )
   .add(
-    HttpApiEndpoint.get("get", "/timeline-items/:id")
+    HttpApiEndpoint.get("get", "/timeline-items/:id").annotate(RequiredScope, "timeline-items:read")
       .setPath(IdPath)
       .addSuccess(TimelineItem)
       .addError(NotFoundResponse)
       .annotate(OpenApi.Description, "Retrieves a timeline item with its computed times and conflicts. Scope timeline-items:read.")
   )
   .add(
-    HttpApiEndpoint.patch("update", "/timeline-items/:id")
+    HttpApiEndpoint.patch("update", "/timeline-items/:id").annotate(RequiredScope, "timeline-items:write")
       .setPath(IdPath)
       .setPayload(TimelineItemUpdate)
       .addSuccess(TimelineItem)
@@ -45,7 +45,7 @@ export class TimelineItemsApi extends HttpApiGroup.make("timelineItems")
       )
   )
   .add(
-    HttpApiEndpoint.del("delete", "/timeline-items/:id")
+    HttpApiEndpoint.del("delete", "/timeline-items/:id").annotate(RequiredScope, "timeline-items:write")
       .setPath(IdPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFoundResponse)

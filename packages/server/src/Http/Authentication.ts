@@ -1,4 +1,4 @@
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   Authentication,
   decide,
@@ -8,7 +8,7 @@ import {
   RateLimited,
   rateLimitHeaders,
   recentFailures,
-  requiredScope,
+  scopeRefusal,
   Unauthorized
 } from "@bizops/domain"
 import { Clock, Effect, FiberRef, Layer, Option } from "effect"
@@ -18,6 +18,8 @@ import { AppConfig } from "../Config.js"
 import { Issuer } from "../OAuth/Issuer.js"
 import { OAuthRepo } from "../OAuth/OAuthRepo.js"
 import { SigningKeys } from "../OAuth/SigningKeys.js"
+import { clientAddress } from "./ClientAddress.js"
+import type { RouteTable } from "./Routes.js"
 
 /** The credential a request carries: `x-api-key`, else `Authorization: Bearer`. */
 export const credentialOf = (headers: Readonly<Record<string, string | undefined>>): Option.Option<string> => {
@@ -44,19 +46,10 @@ const Outcome = globalValue(
 const setHeaders = (headers: Record<string, string>) =>
   HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
 
-const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
-  if (trustProxy) {
-    const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
-    if (forwarded !== undefined && forwarded.length > 0) return forwarded
-  }
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
-}
-
 /**
- * Authentication, rate limit and scope check: the one mechanism every /api/v1 request goes through.
- * A key is looked up by its hash and counted in one statement; a request over the key's limit is 429;
- * a valid credential without the scope is 403. Requests refused with 401 are limited per client
- * address (100 a minute, then 429) before any database work.
+ * Authentication and rate limit: the one mechanism every /api/v1 request goes through.
+ * A key is looked up by its hash and counted in one statement; a request over the key's limit is 429.
+ * Requests whose credential fails are limited per client address (100 a minute, then 429 instead of 401).
  */
 export class Authenticator extends Effect.Service<Authenticator>()("@bizops/server/Authenticator", {
   effect: Effect.gen(function*() {
@@ -105,23 +98,36 @@ export class Authenticator extends Effect.Service<Authenticator>()("@bizops/serv
         )
       })
 
+    const tooManyFailures = (address: string, now: number) =>
+      Effect.suspend(() => {
+        const recent = failuresOf(address, now)
+        if (recent.length < FAILED_AUTH_LIMIT) return Effect.void
+        const retryAfter = Math.max(1, Math.ceil((recent[0] + FAILED_AUTH_WINDOW_MS - now) / 1000))
+        return Effect.zipRight(
+          setHeaders({ "retry-after": String(retryAfter) }),
+          Effect.fail(new RateLimited({ message: "Too many requests with invalid credentials from this address; retry later", details: { code: "rate_limited" } }))
+        )
+      })
+
+    /**
+     * The credential, checked and counted; the scope is checked by the middleware against the matched
+     * route. The limit per address applies only to requests whose credential fails: a valid credential
+     * is never refused by it (it counts against its own key's limit). A missing or malformed credential
+     * is refused without database work.
+     */
     const authenticateNow: Effect.Effect<Principal, AuthError, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const now = yield* Clock.currentTimeMillis
-      const address = clientAddress(request, config.trustProxy)
-      const recent = failuresOf(address, now)
-      if (recent.length >= FAILED_AUTH_LIMIT) {
-        const retryAfter = Math.max(1, Math.ceil((recent[0] + FAILED_AUTH_WINDOW_MS - now) / 1000))
-        yield* setHeaders({ "retry-after": String(retryAfter) })
-        return yield* Effect.fail(new RateLimited({ message: "Too many requests with invalid credentials from this address; retry later", details: { code: "rate_limited" } }))
-      }
+      const address = clientAddress(request, config.trustedProxies)
       const credential = credentialOf(request.headers)
       if (Option.isNone(credential)) {
+        yield* tooManyFailures(address, now)
         return yield* unauthorized(address, now, "Missing credentials: send x-api-key: KEY or Authorization: Bearer KEY")
       }
       const isToken = looksLikeJwt(credential.value)
       const found = isToken ? yield* authenticateToken(credential.value, now) : yield* access.authenticateKey(credential.value, now)
       if (Option.isNone(found)) {
+        yield* tooManyFailures(address, now)
         return yield* unauthorized(
           address,
           now,
@@ -137,11 +143,6 @@ export class Authenticator extends Effect.Service<Authenticator>()("@bizops/serv
             details: { code: "rate_limited" }
           })
         )
-      }
-      const q = request.url.indexOf("?")
-      const scope = requiredScope(request.method, q === -1 ? request.url : request.url.slice(0, q))
-      if (scope !== undefined && !found.value.principal.scopes.has(scope)) {
-        return yield* Effect.fail(new Forbidden({ message: `This credential lacks the scope ${scope}` }))
       }
       return found.value.principal
     })
@@ -164,8 +165,22 @@ export class Authenticator extends Effect.Service<Authenticator>()("@bizops/serv
 /** A JWT (three base64url parts): an OAuth access token; anything else is taken for an API key. */
 export const looksLikeJwt = (credential: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(credential)
 
-/** The HttpApi middleware: both security schemes (x-api-key, bearer) use the one authenticator. */
-export const AuthenticationLive = Layer.effect(
-  Authentication,
-  Effect.map(Authenticator, ({ authenticate }) => ({ apiKey: () => authenticate, bearer: () => authenticate }))
-)
+/**
+ * The HttpApi middleware: both security schemes (x-api-key, bearer) use the one authenticator, then the
+ * scope that the matched endpoint declares (deny by default: an endpoint that declares none is refused).
+ * The route is the router's own match, never the raw URL.
+ */
+export const AuthenticationLive = (routes: RouteTable) =>
+  Layer.effect(
+    Authentication,
+    Effect.map(Authenticator, ({ authenticate }) => {
+      const authorize = Effect.gen(function*() {
+        const principal = yield* authenticate
+        const { route } = yield* HttpRouter.RouteContext
+        const refusal = scopeRefusal(routes.scopeOf(route.method, route.path), principal.scopes)
+        if (refusal !== undefined) return yield* Effect.fail(new Forbidden({ message: refusal }))
+        return principal
+      })
+      return { apiKey: () => authorize, bearer: () => authorize }
+    })
+  )

@@ -12,6 +12,9 @@ import {
   errorCodeOf,
   InternalError,
   InvalidRequest,
+  isCanonicalPath,
+  jsonDepth,
+  MAX_JSON_DEPTH,
   MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
@@ -22,7 +25,7 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, FiberRef, Option, Predicate } from "effect"
 import { RequestRejected } from "./Idempotency.js"
 import { requestIdFrom } from "./RequestId.js"
-import type { RouteTable } from "./Routes.js"
+import type { MatchedRoute, RouteTable } from "./Routes.js"
 
 /** The largest request body we read: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -85,33 +88,63 @@ const pathnameOf = (request: HttpServerRequest.HttpServerRequest) => {
 const DRAIN_LIMIT = 16 * MAX_BODY_BYTES
 
 /**
- * Reads and drops a request body that we refuse without reading (too large, wrong type): a client
- * that is still sending would otherwise have its connection cut before it reads our answer.
+ * Reads and drops what is left of a request body that we refuse (too large, wrong type): a client that
+ * is still sending would otherwise have its connection reset before it reads our answer. Past
+ * DRAIN_LIMIT bytes it stops reading, and the answer closes the connection.
  */
 const drainBody = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.async<void>((resume) => {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     const length = Number(request.headers["content-length"] ?? "0")
-    if (incoming.complete || !(length <= DRAIN_LIMIT)) return resume(Effect.void)
+    if (incoming.complete || incoming.destroyed || !(length <= DRAIN_LIMIT)) return resume(Effect.void)
+    let drained = 0
+    incoming.removeAllListeners("data")
+    incoming.on("data", (chunk: Buffer) => {
+      drained += chunk.length
+      if (drained > DRAIN_LIMIT) {
+        incoming.pause()
+        resume(Effect.void)
+      }
+    })
     incoming.once("end", () => resume(Effect.void))
     incoming.once("error", () => resume(Effect.void))
     incoming.resume()
   })
 
+/**
+ * The platform destroys a request whose body it stopped reading at the size limit, which resets the
+ * connection before the client reads our 413. For this request, a destroy before the body is complete
+ * leaves the stream to drainBody instead (the answer then closes the connection).
+ */
+const keepOpenForAnswer = (request: HttpServerRequest.HttpServerRequest) => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  const destroy = incoming.destroy.bind(incoming)
+  incoming.destroy = (error?: Error) => {
+    if (incoming.complete || error !== undefined) return destroy(error)
+    incoming.pause()
+    return incoming
+  }
+}
+
 const hasBody = (method: string) => method === "POST" || method === "PATCH" || method === "PUT"
 
+const notFound = (request: HttpServerRequest.HttpServerRequest) =>
+  new NotFound({ message: `No route for ${request.method} ${pathnameOf(request)}` })
+
 /**
- * Checks done before routing: a body over 1 MiB is 413, a body that is not JSON is 400.
+ * Checks done before the handler, keyed off the route the path matches: a path not spelled canonically
+ * is 404; a body over 1 MiB is 413; a JSON endpoint's body that is not JSON by its Content-Type is 400.
  */
-const precheck = (request: HttpServerRequest.HttpServerRequest): Option.Option<ApiError> => {
+const precheck = (request: HttpServerRequest.HttpServerRequest, route: MatchedRoute | undefined): Option.Option<ApiError> => {
+  if (!isCanonicalPath(pathnameOf(request))) return Option.some(notFound(request))
   if (!hasBody(request.method)) return Option.none()
   const length = Number(request.headers["content-length"] ?? "0")
   if (length > MAX_BODY_BYTES) {
     return Option.some(new PayloadTooLarge({ message: `The request body is larger than ${MAX_BODY_BYTES} bytes` }))
   }
-  const contentType = request.headers["content-type"]
   // The OAuth endpoints (/api/auth, /.well-known) take forms; only the JSON API insists on JSON.
-  if (!request.url.startsWith("/api/v1")) return Option.none()
+  if (route === undefined || !route.api) return Option.none()
+  const contentType = request.headers["content-type"]
   if (contentType !== undefined && length > 0 && !contentType.toLowerCase().includes("application/json")) {
     return Option.some(new InvalidRequest({ message: `Content-Type must be application/json, not ${contentType}` }))
   }
@@ -119,25 +152,43 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): Option.Option<A
 }
 
 /**
+ * A JSON endpoint's body nesting deeper than MAX_JSON_DEPTH is 400, checked on the text before it is
+ * parsed or decoded (deep values overflow the stack of recursive code: decoding, error formatting).
+ */
+const checkBody = (request: HttpServerRequest.HttpServerRequest, route: MatchedRoute | undefined) =>
+  route === undefined || !route.api || !hasBody(request.method)
+    ? Effect.void
+    : Effect.flatMap(request.text, (text) =>
+      jsonDepth(text) > MAX_JSON_DEPTH
+        ? Effect.fail(new InvalidRequest({ message: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
+        : Effect.void)
+
+/**
  * The outermost middleware: gives every request its id (`X-Request-Id`, echoed in `error.requestId`),
- * limits bodies to 1 MiB, and answers every failure that the HttpApi router did not with the error
- * envelope: unknown routes (404), wrong methods (405 with Allow), malformed JSON and unreadable
- * bodies (400), oversized bodies (413), defects (500, without internals).
+ * answers paths not spelled canonically with 404, limits bodies to 1 MiB and their nesting to
+ * MAX_JSON_DEPTH, and answers every failure that the HttpApi router did not with the error envelope:
+ * unknown routes (404), wrong methods (405 with Allow), malformed JSON and unreadable bodies (400),
+ * oversized bodies (413, also when sent chunked), defects (500, without internals).
  */
 export const errorEnvelope = (routes: RouteTable) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
-    const refused = precheck(request)
+    const route = routes.match(request.method, pathnameOf(request))
+    const refused = precheck(request, route)
     if (Option.isSome(refused)) {
       yield* drainBody(request)
       return errorResponse(refused.value, requestId, { "x-request-id": requestId, connection: "close" })
     }
-    const response = yield* app.pipe(
+    if (hasBody(request.method)) keepOpenForAnswer(request)
+    const response = yield* Effect.zipRight(checkBody(request, route), app).pipe(
       Effect.catchAllCause((cause) => {
         if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
         return Option.match(answer(Cause.squash(cause), request, routes, requestId), {
-          onSome: Effect.succeed,
+          onSome: (response) =>
+            response.status === 413
+              ? Effect.as(drainBody(request), HttpServerResponse.setHeader(response, "connection", "close"))
+              : Effect.succeed(response),
           onNone: () =>
             Effect.as(
               Effect.logError("Unhandled failure", cause).pipe(Effect.annotateLogs("requestId", requestId)),
@@ -174,7 +225,7 @@ const answer = (
           { allow: allowed.join(", ") }
         ))
       }
-      return Option.some(errorResponse(new NotFound({ message: `No route for ${request.method} ${pathname}` }), requestId))
+      return Option.some(errorResponse(notFound(request), requestId))
     }
     if (error._tag === "RequestError" && error.reason === "Decode") {
       const tooLarge = Predicate.hasProperty(error.cause, "message") && error.cause.message === "maxBytes exceeded"

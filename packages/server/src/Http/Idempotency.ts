@@ -17,6 +17,7 @@ import { globalValue } from "effect/GlobalValue"
 import { createHash } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
 import { Authenticator } from "./Authentication.js"
+import type { RouteTable } from "./Routes.js"
 
 /**
  * Set when the request failed validation (its body, query or path did not decode): such an answer is
@@ -151,7 +152,8 @@ export class IdempotencyStore extends Effect.Service<IdempotencyStore>()("@bizop
 }) {}
 
 /**
- * Idempotency for every POST and PATCH under /api/v1 that carries an Idempotency-Key, as one wrapper
+ * Idempotency for every POST and PATCH of the JSON API that carries an Idempotency-Key (the route is
+ * the one the path matches, as the router matches it; the envelope has refused other spellings), as one wrapper
  * around the HttpApi app (inside the error envelope, so it sees every answer as a response):
  * the key is claimed with a transaction-scoped advisory lock (a concurrent request with the same key
  * learns at once that it is running: 409 request_in_progress; a crashed process releases it with its
@@ -159,7 +161,7 @@ export class IdempotencyStore extends Effect.Service<IdempotencyStore>()("@bizop
  * otherwise the handler runs inside the same transaction, and its changes and the stored answer
  * commit together. A handler answer that is not a success rolls its own changes back (savepoint).
  */
-export const makeIdempotency = Effect.gen(function*() {
+export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
   const store = yield* IdempotencyStore
   const { authenticate } = yield* Authenticator
   const sql = store.sql
@@ -169,7 +171,8 @@ export const makeIdempotency = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = request.headers["idempotency-key"]
       const path = pathnameOf(request.url)
-      if (key === undefined || (request.method !== "POST" && request.method !== "PATCH") || !path.startsWith("/api/v1/")) {
+      const route = routes.match(request.method, path)
+      if (key === undefined || (request.method !== "POST" && request.method !== "PATCH") || route === undefined || !route.api) {
         return yield* app
       }
       const principal = yield* Effect.either(authenticate)

@@ -1,7 +1,25 @@
 import { HttpApi, type HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
+import { RequiredScope, type Scope } from "@bizops/domain"
+import { Context, Option, Schema } from "effect"
+
+/** A route the server answers, as it was declared (path with `:param` segments). */
+export interface MatchedRoute {
+  readonly method: string
+  readonly path: string
+  /** The scope the endpoint declares (HttpApi endpoints); undefined when it declares none. */
+  readonly scope: Scope | undefined
+  /** Whether it is an endpoint of the JSON HttpApi (JSON bodies, idempotency, scopes), not an extra route. */
+  readonly api: boolean
+}
 
 export interface RouteTable {
+  /**
+   * The route that answers a method and a canonical path, matched as the router matches (case-sensitive,
+   * literal segments exactly, a parameter any non-empty segment), or undefined.
+   */
+  readonly match: (method: string, pathname: string) => MatchedRoute | undefined
+  /** The scope declared by the endpoint that the router matched, by its declared method and path. */
+  readonly scopeOf: (method: string, path: string) => Scope | undefined
   /** The methods that some route answers at this path, for 405 and `Allow`. */
   readonly allowedMethods: (pathname: string) => ReadonlyArray<string>
   /** Whether a path names a record by a malformed id (a path parameter that is not a UUID). */
@@ -10,8 +28,7 @@ export interface RouteTable {
 
 const isUuid = Schema.is(Schema.UUID)
 
-interface Route {
-  readonly method: string
+interface Route extends MatchedRoute {
   readonly segments: ReadonlyArray<string>
 }
 
@@ -29,16 +46,32 @@ const safeDecode = (s: string) => {
 
 const split = (path: string) => path.split("/").filter((s) => s.length > 0)
 
-/** The routes of an HttpApi, plus the extra ones the server answers (OpenAPI, docs). */
+/** The routes of an HttpApi, with the scope each endpoint declares, plus the extra routes the server answers. */
 export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
   extra: ReadonlyArray<{ readonly method: string; readonly path: string }>
 ): RouteTable => {
-  const routes: Array<Route> = extra.map((r) => ({ method: r.method, segments: split(r.path) }))
-  HttpApiReflect(api, (method, path) => routes.push({ method, segments: split(path) }))
+  const routes: Array<Route> = extra.map((r) => ({ method: r.method, path: r.path, segments: split(r.path), scope: undefined, api: false }))
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) =>
+      routes.push({
+        method: endpoint.method,
+        path: endpoint.path,
+        segments: split(endpoint.path),
+        scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
+        api: true
+      })
+  })
+  const declared = new Map(routes.filter((r) => r.api).map((r) => [`${r.method} ${r.path}`, r.scope]))
   const methodsAt = (segments: ReadonlyArray<string>) =>
     Array.from(new Set(routes.filter((r) => matches(r, segments)).map((r) => r.method)))
   return {
+    match: (method, pathname) => {
+      const segments = split(pathname)
+      return routes.find((r) => r.method === method && matches(r, segments))
+    },
+    scopeOf: (method, path) => declared.get(`${method} ${path}`),
     allowedMethods: (pathname) => methodsAt(split(pathname)),
     hasMalformedId: (pathname) => {
       const segments = split(pathname)
@@ -48,12 +81,3 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpAp
     }
   }
 }
-
-const HttpApiReflect = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>,
-  onRoute: (method: string, path: string) => void
-) =>
-  HttpApi.reflect(api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => onRoute(endpoint.method, endpoint.path)
-  })

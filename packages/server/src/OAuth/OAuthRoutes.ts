@@ -12,12 +12,13 @@ import {
   type RequestedScope,
   scopeString
 } from "@bizops/domain"
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either } from "effect"
 import { randomUUID, timingSafeEqual } from "node:crypto"
 import { Issuer } from "./Issuer.js"
 import { type AppRow, type GrantRow, OAuthRepo } from "./OAuthRepo.js"
 import { consentPage, errorPage, type HiddenFields, pageHeaders, signInPage } from "./Pages.js"
 import { randomToken, s256 } from "./Secrets.js"
+import { clientAddress } from "../Http/ClientAddress.js"
 import { ACCESS_TOKEN_SECONDS, SigningKeys } from "./SigningKeys.js"
 
 export const AUTHORIZE_PATH = "/api/auth/oauth2/authorize"
@@ -83,14 +84,6 @@ type AuthorizeCheck =
     readonly hidden: HiddenFields
   }
 
-const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean) => {
-  if (trustProxy) {
-    const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
-    if (forwarded !== undefined && forwarded.length > 0) return forwarded
-  }
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
-}
-
 /** Parses `application/x-www-form-urlencoded` text; repeated names are kept (to refuse them). */
 const formOf = (text: string): URLSearchParams => new URLSearchParams(text)
 
@@ -98,7 +91,7 @@ const formOf = (text: string): URLSearchParams => new URLSearchParams(text)
  * The OAuth 2.0 authorization server: authorize (sign-in and consent pages), token, revocation,
  * metadata (RFC 8414) and the key set. Its answers are RFC 6749's, not the /api/v1 envelope.
  */
-export const OAuthRoutes = (options: { readonly trustProxy: boolean }) =>
+export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function*() {
       const repo = yield* OAuthRepo
@@ -234,7 +227,7 @@ export const OAuthRoutes = (options: { readonly trustProxy: boolean }) =>
         const password = form.get("password") ?? ""
         const at = yield* now
         const emailBucket = `signin-email:${email.toLowerCase()}`
-        const addressBucket = `signin-address:${clientAddress(request, options.trustProxy)}`
+        const addressBucket = `signin-address:${clientAddress(request, options.trustedProxies)}`
         const [byEmail, byAddress] = yield* Effect.all([
           repo.windowCount(emailBucket, SIGN_IN_WINDOW_SECONDS, at),
           repo.windowCount(addressBucket, SIGN_IN_WINDOW_SECONDS, at)
