@@ -169,7 +169,7 @@ const database = Layer.unwrapScoped(
     if (port !== undefined && (yield* canConnect(port))) {
       return databaseLayer(Redacted.make(embeddedServerAt(port).url("postgres")), { maxConnections: 2 })
     }
-    const server = yield* startEmbedded(config.dataDir, { quiet: true })
+    const server = yield* startEmbedded(config.dataDir)
     return databaseLayer(Redacted.make(server.url("postgres")), { maxConnections: 2 })
   })
 )

@@ -18,5 +18,11 @@ main.pipe(
   Effect.provide(AppConfigLive),
   Effect.provide(Logger.minimumLogLevel(LogLevel.Info)),
   Effect.scoped,
+  // A database that cannot start is said in one line (what, and how to fix it), without a stack trace.
+  Effect.catchTag("EmbeddedPostgresError", (error) =>
+    Effect.sync(() => {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    })),
   NodeRuntime.runMain
 )

@@ -20,7 +20,7 @@ export interface ServerProcess {
  * free port, with the given environment on top of this one, and stops it (SIGTERM) when the scope
  * closes. DATABASE_URL is removed unless `env` sets it.
  */
-export const serverProcess = (env: Record<string, string>) =>
+export const serverProcess = (env: Record<string, string>, options?: { readonly cwd?: string }) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<ServerProcess>((ready, fail) => {
@@ -28,7 +28,7 @@ export const serverProcess = (env: Record<string, string>) =>
         if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
         if (env.BASE_URL === undefined) delete childEnv.BASE_URL // vitest's own BASE_URL=/ is not ours
         const [command, args] = node("packages/server/src/main.ts")
-        const child = spawn(command, args, { cwd: repoRoot, env: childEnv })
+        const child = spawn(command, args, { cwd: options?.cwd ?? repoRoot, env: childEnv })
         let output = ""
         const timer = setTimeout(() => fail(new Error(`the server did not start in 60 s:\n${output}`)), 60_000)
         const onData = (d: Buffer) => {
@@ -68,13 +68,13 @@ export interface CommandRun {
 }
 
 /** Runs a TypeScript entry point of the repository (a script) to its end, as `npm run` would. */
-export const runScript = (script: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
+export const runScript = (script: string, args: ReadonlyArray<string>, env: Record<string, string>, options?: { readonly cwd?: string }) =>
   Effect.promise(() =>
     new Promise<CommandRun>((done) => {
       const [command, nodeArgs] = node(script, args)
       const childEnv: Record<string, string | undefined> = { ...process.env, ...env }
       if (env.BASE_URL === undefined) delete childEnv.BASE_URL // vitest's own BASE_URL=/ is not ours
-      const child = spawn(command, nodeArgs, { cwd: repoRoot, env: childEnv })
+      const child = spawn(command, nodeArgs, { cwd: options?.cwd ?? repoRoot, env: childEnv })
       let stdout = ""
       let stderr = ""
       child.stdout.on("data", (d) => (stdout += d))

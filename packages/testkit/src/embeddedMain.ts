@@ -13,7 +13,7 @@ const dir = process.argv[2]
 if (dir === undefined) throw new Error("usage: embeddedMain.ts DATA_DIR")
 
 Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-  const server = yield* startEmbedded(dir, { quiet: true })
+  const server = yield* startEmbedded(dir)
   process.stdout.write(`URL ${server.url("postgres")}\n`)
   const stop = yield* Deferred.make<void>()
   const done = () => Effect.runFork(Deferred.succeed(stop, undefined))
