@@ -16,6 +16,7 @@
  * bench failed; 130 on Ctrl-C. The database is dropped in every case.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { createServer as createHttpServer } from "node:http"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
@@ -523,7 +524,120 @@ const main = async () => {
   return invalidRuns.length === 0 ? 0 : 1
 }
 
-main().then(
+// ---------------------------------------------------------------------------------------------
+// `npm run bench -- webhooks`: delivery throughput to a fast local receiver, and another organization's
+// first delivery while one organization's backlog drains.
+
+const WEBHOOK_SUBSCRIPTIONS = intEnv("BENCH_WEBHOOK_SUBSCRIPTIONS", 20)
+const WEBHOOK_CLIENTS = intEnv("BENCH_WEBHOOK_CLIENTS", 400)
+const WEBHOOK_PINGS = intEnv("BENCH_WEBHOOK_PINGS", 5)
+
+/** A receiver on loopback that answers 200 at once and notes when each organization's deliveries arrive. */
+const startReceiver = () =>
+  new Promise<{ readonly url: string; readonly arrivals: Map<string, Array<number>>; readonly close: () => void }>((resolve) => {
+    const arrivals = new Map<string, Array<number>>()
+    const server = createHttpServer((req, res) => {
+      const chunks: Array<Buffer> = []
+      req.on("data", (c: Buffer) => chunks.push(c))
+      req.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { organizationId: string; type: string }
+        const key = `${body.organizationId}:${body.type}`
+        const list = arrivals.get(key) ?? []
+        list.push(performance.now())
+        arrivals.set(key, list)
+        res.writeHead(200).end("ok")
+      })
+    })
+    server.keepAliveTimeout = 60_000
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      resolve({ url: `http://127.0.0.1:${port}/hook`, arrivals, close: () => server.close() })
+    })
+  })
+
+/** Runs the operator command line on the bench database; its one JSON object. */
+const admin = (args: ReadonlyArray<string>) =>
+  new Promise<any>((resolve, reject) => {
+    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", path.join(ROOT, "scripts/admin.ts"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: benchUrl },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(new Error(`admin ${args.join(" ")} exited ${code}`))))
+  })
+
+const webhooksMain = async () => {
+  const machine = await machineInfo()
+  const db = await prepareDatabase()
+  const receiver = await startReceiver()
+  const service = await startServer("service", path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", "packages/server/src/main.ts"], {
+    ...serverEnv(),
+    WEBHOOKS_ALLOW_INSECURE: "1"
+  })
+  log(`service on ${service.url}, receiver on ${receiver.url}`)
+  // Organization B, with its own key and one subscription, for the pings.
+  const other = await admin(["org", "create", "--name", "Bench B"])
+  const otherKey = (await admin(["key", "create", "--org", other.organizationId, "--scopes", "webhooks:read webhooks:write"])).apiKey as string
+  const ping = await call(service, otherKey, "POST", "/api/v1/webhooks", { url: receiver.url, events: ["client_created"] })
+  expect("B's subscription", ping.status === 201, ping.text)
+  for (let i = 0; i < WEBHOOK_SUBSCRIPTIONS; i++) {
+    const created = await call(service, db.apiKey, "POST", "/api/v1/webhooks", { url: receiver.url, events: ["client_created"] })
+    expect("A's subscription", created.status === 201, created.text)
+  }
+  const expected = WEBHOOK_CLIENTS * WEBHOOK_SUBSCRIPTIONS
+  log(`organization A: ${WEBHOOK_SUBSCRIPTIONS} subscriptions; creating ${WEBHOOK_CLIENTS} clients = ${fmt(expected)} deliveries`)
+  const floodStart = performance.now()
+  let next = 0
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < WEBHOOK_CLIENTS) {
+      const i = next++
+      const created = await call(service, db.apiKey, "POST", "/api/v1/clients", { name: `Flood ${i}` })
+      expect("a flood client", created.status === 201, created.text)
+    }
+  }))
+  const floodSeconds = (performance.now() - floodStart) / 1000
+  log(`clients created in ${floodSeconds.toFixed(1)} s`)
+  const aKey = `${db.organizationId}:client_created`
+  const delivered = () => receiver.arrivals.get(aKey)?.length ?? 0
+  // B's pings, spread over the drain, each timed from its request to its arrival.
+  const pingLatencies: Array<number> = []
+  const backlogs: Array<number> = []
+  for (let i = 0; i < WEBHOOK_PINGS; i++) {
+    const before = receiver.arrivals.get(`${other.organizationId}:ping`)?.length ?? 0
+    const backlog = expected - delivered()
+    const sent = performance.now()
+    const res = await call(service, otherKey, "POST", `/api/v1/webhooks/${ping.body.id}/test`)
+    expect("B's ping", res.status === 202, res.text)
+    const deadline = sent + 60_000
+    while ((receiver.arrivals.get(`${other.organizationId}:ping`)?.length ?? 0) <= before && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    pingLatencies.push(performance.now() - sent)
+    backlogs.push(backlog)
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  const deadline = performance.now() + 600_000
+  while (delivered() < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  const times = receiver.arrivals.get(aKey) ?? []
+  const drainSeconds = ((times.at(-1) ?? floodStart) - floodStart) / 1000
+  receiver.close()
+  const printed = [
+    "",
+    `Webhook delivery, ${machine.date}, ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}, PostgreSQL ${machine.postgres}`,
+    `organization A: ${WEBHOOK_SUBSCRIPTIONS} subscriptions x ${WEBHOOK_CLIENTS} clients = ${fmt(expected)} deliveries; received ${fmt(times.length)}`,
+    `  from the first client created to the last delivery: ${drainSeconds.toFixed(1)} s = ${fmt(times.length / drainSeconds)} deliveries/s`,
+    `  (the clients themselves took ${floodSeconds.toFixed(1)} s to create)`,
+    `organization B: ${WEBHOOK_PINGS} test pings sent while A's backlog was ${backlogs.map((b) => fmt(b)).join(", ")} deliveries`,
+    `  request to arrival: ${pingLatencies.map((l) => `${l.toFixed(0)} ms`).join(", ")} (max ${Math.max(...pingLatencies).toFixed(0)} ms)`
+  ]
+  process.stdout.write(printed.join("\n") + "\n")
+  return times.length === expected && pingLatencies.every((l) => l < 60_000) ? 0 : 1
+}
+
+;(process.argv[2] === "webhooks" ? webhooksMain() : main()).then(
   async (code) => {
     await cleanup()
     process.exit(code)

@@ -140,7 +140,7 @@ layer(makeTestServer({ clock, config: { webhooksAllowInsecure: true } }))("webho
       // New deliveries start out leased for a minute, as if a worker had claimed them and died.
       yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
         CREATE OR REPLACE FUNCTION lease_new_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN NEW.next_attempt_at := NEW.next_attempt_at + interval '60 seconds'; RETURN NEW; END $$`))
+        BEGIN NEW.leased_until := NEW.next_attempt_at + interval '60 seconds'; RETURN NEW; END $$`))
       yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
         CREATE TRIGGER lease_new_deliveries BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION lease_new_deliveries()`))
       yield* post("/api/v1/clients", { name: "Crash" }, { key: org.apiKey })

@@ -18,8 +18,11 @@ export interface Receiver {
   readonly waitFor: (n: number, seconds?: number) => Effect.Effect<ReadonlyArray<Received>>
 }
 
-/** A webhook receiver on a loopback port (any free one by default) for the length of the scope. */
-export const receiverOn = (port: number) => Effect.acquireRelease(
+/**
+ * A webhook receiver on a loopback port (any free one by default) for the length of the scope; with
+ * `answerAfterMs`, it answers each request that long after it arrived (a slow receiver).
+ */
+export const receiverOn = (port: number, options?: { readonly answerAfterMs?: number }) => Effect.acquireRelease(
   Effect.async<{ readonly receiver: Receiver; readonly close: () => Promise<void> }>((resume) => {
     const received: Array<Received> = []
     let statuses: Array<number> = []
@@ -29,8 +32,12 @@ export const receiverOn = (port: number) => Effect.acquireRelease(
       req.on("end", () => {
         received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() })
         const status = statuses.shift() ?? 200
-        res.writeHead(status, { "content-type": "text/plain" })
-        res.end(status === 200 ? "ok" : "not now")
+        const answer = () => {
+          res.writeHead(status, { "content-type": "text/plain" })
+          res.end(status === 200 ? "ok" : "not now")
+        }
+        if (options?.answerAfterMs === undefined) answer()
+        else setTimeout(answer, options.answerAfterMs)
       })
     })
     server.listen(port, "127.0.0.1", () => {

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
 import { lookup } from "node:dns"
 import { request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
@@ -15,8 +15,12 @@ export interface WorkerOptions {
 
 /** How much of a receiver's answer an attempt keeps. */
 const RESPONSE_BODY_LIMIT = 2048
-/** Deliveries one worker claims at a time; a claim is a lease that expires if the worker dies. */
-const BATCH = 10
+/** Deliveries in flight at once on one instance. */
+export const MAX_IN_FLIGHT = 64
+/** Deliveries of one subscription in flight at once, across every instance. */
+export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 8
+/** How long a worker with nothing to claim waits before it looks again. */
+const IDLE_MS = 1000
 const DELIVERY_TIMEOUT_MS = Duration.toMillis(DELIVERY_TIMEOUT)
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 45_000
 
@@ -115,17 +119,41 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
   /** The outbox tables' statements, with $n parameters; rows camelCased by the client. */
   const rows = <Row extends object>(text: string, values: ReadonlyArray<unknown>) => sql.unsafe<Row>(text, values)
 
-  const claim = (now: Date) =>
+  /**
+   * Claims up to `limit` due deliveries, fairly: each subscription offers its oldest due deliveries, up to
+   * what it may still have in flight (MAX_IN_FLIGHT_PER_SUBSCRIPTION less its leased ones, on any
+   * instance); the offers are then taken round-robin across organizations (every organization's oldest
+   * first, then every organization's second, …), so one organization's backlog delays another's first
+   * delivery by one claim at most. A claim is a lease (`leased_until`) that expires if the worker dies.
+   */
+  const claim = (now: Date, limit: number) =>
     rows<Claimed>(
-      `WITH due AS (
-         SELECT id FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= $1
-         ORDER BY next_attempt_at
-         LIMIT $2
-         FOR UPDATE SKIP LOCKED
+      `WITH offered AS (
+         SELECT o.id, o.organization_id, o.next_attempt_at,
+                row_number() OVER (PARTITION BY w.organization_id, w.id ORDER BY o.next_attempt_at, o.id) AS nth, r.room
+         FROM webhooks w
+         CROSS JOIN LATERAL (
+           SELECT $2 - count(*) AS room FROM webhook_deliveries f
+           WHERE f.organization_id = w.organization_id AND f.webhook_id = w.id AND f.leased_until > $1
+         ) r
+         CROSS JOIN LATERAL (
+           SELECT d.id, d.organization_id, d.next_attempt_at
+           FROM webhook_deliveries d
+           WHERE d.organization_id = w.organization_id AND d.webhook_id = w.id
+             AND d.status = 'pending' AND d.next_attempt_at <= $1
+             AND (d.leased_until IS NULL OR d.leased_until <= $1)
+           ORDER BY d.next_attempt_at, d.id
+           LIMIT $2
+           FOR UPDATE OF d SKIP LOCKED
+         ) o
+       ), due AS (
+         SELECT id, organization_id FROM offered
+         WHERE nth <= room
+         ORDER BY row_number() OVER (PARTITION BY organization_id ORDER BY next_attempt_at, id), next_attempt_at, id
+         LIMIT $3
        ), leased AS (
-         UPDATE webhook_deliveries d SET next_attempt_at = $3, updated_at = $1
-         FROM due WHERE d.id = due.id
+         UPDATE webhook_deliveries d SET leased_until = $4, updated_at = $1
+         FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
          RETURNING d.id, d.organization_id, d.webhook_id, d.event_id, d.attempt_count
        )
        SELECT l.id, l.organization_id, l.webhook_id, l.attempt_count, l.event_id,
@@ -133,7 +161,7 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
        FROM leased l
        JOIN webhooks w ON w.organization_id = l.organization_id AND w.id = l.webhook_id
        JOIN webhook_events e ON e.organization_id = l.organization_id AND e.id = l.event_id`,
-      [now, BATCH, new Date(now.getTime() + LEASE_MS)]
+      [now, MAX_IN_FLIGHT_PER_SUBSCRIPTION, limit, new Date(now.getTime() + LEASE_MS)]
     )
 
   const deliver = (item: Claimed) =>
@@ -151,7 +179,7 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
            INSERT INTO webhook_attempts (organization_id, delivery_id, attempted_at, status_code, duration_ms, response_body, error)
            VALUES ($1, $2, $3, $4, $5, $6, $7)
          )
-         UPDATE webhook_deliveries SET status = $8, attempt_count = $9, next_attempt_at = $10, updated_at = $3
+         UPDATE webhook_deliveries SET status = $8, attempt_count = $9, next_attempt_at = $10, leased_until = NULL, updated_at = $3
          WHERE organization_id = $1 AND id = $2`,
         [
           item.organizationId,
@@ -184,25 +212,54 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
       )
     })
 
-  /** One pass: claim what is due and deliver it, in parallel. Returns how many were sent. */
-  const runOnce = Effect.gen(function*() {
-    const now = new Date(yield* Clock.currentTimeMillis)
-    const claimed = yield* claim(now)
-    yield* Effect.forEach(claimed, deliver, { concurrency: BATCH, discard: true })
-    return claimed.length
+  /** One pass: claims what is due (up to `limit`) and delivers it, in parallel. Returns how many were sent. */
+  const runOnce = (limit: number = MAX_IN_FLIGHT) =>
+    Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const claimed = yield* claim(now, limit)
+      yield* Effect.forEach(claimed, deliver, { concurrency: "unbounded", discard: true })
+      return claimed.length
+    })
+
+  /**
+   * Delivers continuously: keeps up to MAX_IN_FLIGHT deliveries in flight, claiming again as soon as one
+   * finishes while there is due work, and looking again every second when there is none.
+   */
+  const run = Effect.gen(function*() {
+    const finished = yield* Queue.unbounded<void>()
+    let inFlight = 0
+    for (;;) {
+      const free = MAX_IN_FLIGHT - inFlight
+      const claimed = free === 0 ? [] : yield* claim(new Date(yield* Clock.currentTimeMillis), free).pipe(
+        Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Webhook worker claim failed", cause), []))
+      )
+      for (const item of claimed) {
+        inFlight++
+        yield* deliver(item).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("Webhook delivery failed", cause)),
+          Effect.ensuring(Effect.suspend(() => {
+            inFlight--
+            return Queue.offer(finished, undefined)
+          })),
+          Effect.forkScoped
+        )
+      }
+      // Full: wait for a delivery to finish. Otherwise wait for one to finish or, when nothing was due,
+      // for the idle interval (a subscription at its in-flight bound frees up when one finishes).
+      if (claimed.length === 0 || inFlight === MAX_IN_FLIGHT) {
+        yield* inFlight === 0 ? Effect.sleep(IDLE_MS) : Effect.race(Queue.take(finished), Effect.sleep(IDLE_MS))
+      }
+      yield* Queue.takeAll(finished)
+    }
   })
 
-  return { runOnce } as const
+  return { runOnce, run } as const
 })
 
-/** Runs the worker on this instance: a pass every second. */
+/** Runs the worker on this instance, for the life of the layer. */
 export const workerLayer = (options: WorkerOptions) => Layer.scopedDiscard(
   Effect.gen(function*() {
     const worker = yield* makeWorker(options)
-    yield* worker.runOnce.pipe(
-      Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Webhook worker pass failed", cause), 0)),
-      Effect.repeat(Schedule.spaced(Duration.seconds(1))),
-      Effect.forkScoped
-    )
+    yield* Effect.forkScoped(worker.run)
   })
 )

@@ -100,3 +100,15 @@ export const WebhookEventType = Schema.Struct({
 }).annotations({ identifier: "WebhookEventType" })
 
 export const WebhookEventTypeList = ListOf(WebhookEventType, "WebhookEventTypeList")
+
+/** The most webhook subscriptions an organization holds, disabled ones included (the contract). */
+export const MAX_SUBSCRIPTIONS_PER_ORGANIZATION = 100
+
+/**
+ * Whether an organization that holds `count` subscriptions may create another: the refusal's message
+ * (409 conflict, quota_exceeded), or undefined.
+ */
+export const subscriptionQuotaRefusal = (count: number): string | undefined =>
+  count < MAX_SUBSCRIPTIONS_PER_ORGANIZATION
+    ? undefined
+    : `An organization holds at most ${MAX_SUBSCRIPTIONS_PER_ORGANIZATION} webhook subscriptions (disabled ones included); delete one to make room`

@@ -6,6 +6,7 @@ import webhooks from "./migrations/0003_webhooks.js"
 import invoices from "./migrations/0004_invoices.js"
 import timeline from "./migrations/0005_timeline.js"
 import oauth from "./migrations/0006_oauth.js"
+import webhookFairness from "./migrations/0007_webhook_fairness.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
@@ -14,7 +15,8 @@ export const migrations = Migrator.fromRecord({
   "0003_webhooks": webhooks,
   "0004_invoices": invoices,
   "0005_timeline": timeline,
-  "0006_oauth": oauth
+  "0006_oauth": oauth,
+  "0007_webhook_fairness": webhookFairness
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */

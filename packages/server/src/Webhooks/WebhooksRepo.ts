@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import {
+  Conflict,
   DeliveryId,
   InvalidRequest,
   notFound,
@@ -7,6 +8,7 @@ import {
   type PageRequest,
   paginationMeta,
   type Principal,
+  subscriptionQuotaRefusal,
   type ValidationIssue,
   Webhook,
   type WebhookCreate,
@@ -141,9 +143,18 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@bizops/server
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("webhook")), onSome: (row) => Effect.succeed(toWebhook(row)) }))
       )
 
+    /**
+     * Creates a subscription within the organization's quota: the count and the insert run under a lock
+     * of the organization's subscriptions, so concurrent creates cannot pass it together.
+     */
     const create = (principal: Principal, input: WebhookCreate) =>
-      Effect.gen(function*() {
+      sql.withTransaction(Effect.gen(function*() {
         yield* validate(input)
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${principal.organizationId}`}, 0))`
+        const counted = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks
+          WHERE organization_id = ${principal.organizationId}`
+        const refusal = subscriptionQuotaRefusal(counted[0]?.n ?? 0)
+        if (refusal !== undefined) return yield* Effect.fail(new Conflict({ message: refusal, details: { code: "quota_exceeded" } }))
         const rows = yield* sql<WebhookRow>`INSERT INTO webhooks ${
           sql.insert({
             id: randomUUID(),
@@ -156,7 +167,7 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@bizops/server
           })
         } RETURNING *`
         return toWebhook(rows[0])
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const update = (principal: Principal, id: WebhookId, input: WebhookUpdate) =>
       sql.withTransaction(

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { MAX_SUBSCRIPTIONS_PER_ORGANIZATION, subscriptionQuotaRefusal } from "./Webhook.js"
+
+describe("the subscription quota", () => {
+  it.prop("an organization may add a subscription exactly while it holds fewer than 100", [fc.nat({ max: 10_000 })], ([count]) => {
+    const refusal = subscriptionQuotaRefusal(count)
+    expect(refusal === undefined).toBe(count < MAX_SUBSCRIPTIONS_PER_ORGANIZATION)
+    if (refusal !== undefined) expect(refusal).toContain(String(MAX_SUBSCRIPTIONS_PER_ORGANIZATION))
+  })
+
+  it("the 100th is allowed, the 101st refused", () => {
+    expect(MAX_SUBSCRIPTIONS_PER_ORGANIZATION).toBe(100)
+    expect(subscriptionQuotaRefusal(99)).toBeUndefined()
+    expect(subscriptionQuotaRefusal(100)).toBeDefined()
+  })
+})
