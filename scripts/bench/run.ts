@@ -15,10 +15,10 @@
  * Exit code: 0 when every measured run got only the expected status; 1 when a run was invalid or the
  * bench failed; 130 on Ctrl-C. The database is dropped in every case.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { createServer as createHttpServer } from "node:http"
 import { randomBytes } from "node:crypto"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -190,6 +190,8 @@ const prepareDatabase = async () => {
 interface Target {
   readonly name: "baseline" | "service"
   readonly url: string
+  /** The server's own process (its CPU time is read from /proc). */
+  readonly pid: number
 }
 
 const startServer = (name: Target["name"], command: string, args: Array<string>, env: NodeJS.ProcessEnv) =>
@@ -207,7 +209,7 @@ const startServer = (name: Target["name"], command: string, args: Array<string>,
         if (match !== null) {
           ready = true
           clearTimeout(timer)
-          resolve({ name, url: match[1] })
+          resolve({ name, url: match[1], pid: child.pid ?? 0 })
         }
       } else if (!cleaning && /error|fatal|defect/i.test(text)) {
         process.stderr.write(`[${name}] ${text}`)
@@ -221,6 +223,29 @@ const startServer = (name: Target["name"], command: string, args: Array<string>,
       else if (!cleaning) log(`${name} exited unexpectedly (${code ?? signal})`)
     })
   })
+
+/** The service as one node process with tsx as its loader (the tsx command would run it in a child). */
+const SERVICE_ARGS = ["--conditions=source", "--import", "tsx", "packages/server/src/main.ts"]
+
+/** Clock ticks a second of /proc's CPU times (Linux: 100). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/** CPU time (user + system) a process has used so far, in microseconds; undefined where /proc has none. */
+const cpuMicros = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS
+  } catch {
+    return undefined
+  }
+}
 
 const serverEnv = (): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -328,6 +353,8 @@ interface RunSummary {
 }
 
 interface Measured extends RunSummary {
+  /** The server's CPU time per request over the warm-up and the measured run, in microseconds. */
+  readonly cpuMicrosPerRequest: number | undefined
   readonly target: Target["name"]
   readonly round: number
   readonly valid: boolean
@@ -383,6 +410,7 @@ const problemsOf = (run: RunSummary, expectedStatus: number): Array<string> => {
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1))
+const cpu = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(0))
 
 const table = (header: Array<string>, rows: Array<Array<string>>) => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
@@ -417,7 +445,7 @@ const main = async () => {
   tempFiles.push(idsFile)
 
   const [service, baseline] = await Promise.all([
-    startServer("service", path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", "packages/server/src/main.ts"], serverEnv()),
+    startServer("service", process.execPath, SERVICE_ARGS, serverEnv()),
     startServer("baseline", process.execPath, [path.join(HERE, "baseline.mjs")], serverEnv())
   ])
   log(`service on ${service.url}, baseline on ${baseline.url}`)
@@ -431,11 +459,15 @@ const main = async () => {
     const runs: Array<Measured> = []
     for (let round = 1; round <= ROUNDS; round++) {
       for (const target of [baseline, service]) {
+        const cpuBefore = cpuMicros(target.pid)
         const { warmup, measured } = await runLoad(target, scenario, db.apiKey, idsFile)
+        const cpuAfter = cpuMicros(target.pid)
+        const requests = measured.requestsTotal + (warmup?.requestsTotal ?? 0)
+        const cpuMicrosPerRequest = cpuBefore === undefined || cpuAfter === undefined || requests === 0 ? undefined : (cpuAfter - cpuBefore) / requests
         const problems = problemsOf(measured, scenario.expectedStatus)
-        runs.push({ ...measured, target: target.name, round, valid: problems.length === 0, problems, warmup })
+        runs.push({ ...measured, cpuMicrosPerRequest, target: target.name, round, valid: problems.length === 0, problems, warmup })
         log(
-          `${scenario.name} round ${round} ${target.name.padEnd(8)}: ${fmt(measured.requestsPerSec)} req/s, p50 ${ms(measured.latencyMs.p50)} ms, p99 ${
+          `${scenario.name} round ${round} ${target.name.padEnd(8)}: ${fmt(measured.requestsPerSec)} req/s, ${cpu(cpuMicrosPerRequest)} µs CPU/req, p50 ${ms(measured.latencyMs.p50)} ms, p99 ${
             ms(measured.latencyMs.p99)
           } ms${problems.length > 0 ? `  INVALID: ${problems.join("; ")}` : ""}`
         )
@@ -462,6 +494,8 @@ const main = async () => {
         fmt(b.requestsPerSec),
         fmt(s.requestsPerSec),
         fmt(s.requestsPerSec / b.requestsPerSec, 2),
+        cpu(b.cpuMicrosPerRequest),
+        cpu(s.cpuMicrosPerRequest),
         `${ms(b.latencyMs.p50)} / ${ms(b.latencyMs.p99)}`,
         `${ms(s.latencyMs.p50)} / ${ms(s.latencyMs.p99)}`
       ]
@@ -471,7 +505,7 @@ const main = async () => {
   const printed = [
     "",
     table(
-      ["scenario", "baseline req/s", "service req/s", "service/baseline", "baseline p50/p99 ms", "service p50/p99 ms"],
+      ["scenario", "baseline req/s", "service req/s", "service/baseline", "baseline µs CPU/req", "service µs CPU/req", "baseline p50/p99 ms", "service p50/p99 ms"],
       rows.map((r) => r.cells)
     ),
     "",
@@ -510,8 +544,8 @@ const main = async () => {
           scenario: r.scenario,
           invalid: r.invalid,
           ratioServiceToBaseline: r.ratio,
-          baseline: { requestsPerSec: r.baseline.requestsPerSec, latencyMs: r.baseline.latencyMs, round: r.baseline.round },
-          service: { requestsPerSec: r.service.requestsPerSec, latencyMs: r.service.latencyMs, round: r.service.round }
+          baseline: { requestsPerSec: r.baseline.requestsPerSec, cpuMicrosPerRequest: r.baseline.cpuMicrosPerRequest, latencyMs: r.baseline.latencyMs, round: r.baseline.round },
+          service: { requestsPerSec: r.service.requestsPerSec, cpuMicrosPerRequest: r.service.cpuMicrosPerRequest, latencyMs: r.service.latencyMs, round: r.service.round }
         })),
         runs: results.flatMap(({ scenario, runs }) => runs.map((r) => ({ scenario: scenario.name, ...r })))
       },
@@ -573,7 +607,7 @@ const webhooksMain = async () => {
   const machine = await machineInfo()
   const db = await prepareDatabase()
   const receiver = await startReceiver()
-  const service = await startServer("service", path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", "packages/server/src/main.ts"], {
+  const service = await startServer("service", process.execPath, SERVICE_ARGS, {
     ...serverEnv(),
     WEBHOOKS_ALLOW_INSECURE: "1"
   })

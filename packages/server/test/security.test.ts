@@ -1,30 +1,15 @@
-import { HttpApi } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { ALL_SCOPES, Api, MAX_JSON_DEPTH, RequiredScope, type Scope } from "@bizops/domain"
+import { ALL_SCOPES, Api, declaredEndpoints, MAX_JSON_DEPTH } from "@bizops/domain"
 import { expectError, get, makeTestServer, rawRequest, type RawResponse, ShiftedClock, TestServer } from "@bizops/testkit"
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Option } from "effect"
+import { Effect } from "effect"
 import * as fc from "effect/FastCheck"
 import { randomUUID } from "node:crypto"
 import { setup, tokensFor } from "./oauthFlow.js"
 
 // --- The endpoints of the Api, as the domain declares them ---------------------------------------
 
-interface Endpoint {
-  readonly method: string
-  readonly path: string
-  readonly scope: Scope | undefined
-}
-
-const endpoints: ReadonlyArray<Endpoint> = (() => {
-  const all: Array<Endpoint> = []
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) =>
-      all.push({ method: endpoint.method, path: endpoint.path, scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)) })
-  })
-  return all
-})()
+const endpoints = declaredEndpoints(Api)
 
 /** An endpoint's path with every parameter filled in. */
 const concrete = (path: string) => path.replace(/:[A-Za-z]+/g, () => randomUUID())

@@ -1,27 +1,11 @@
-import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Option } from "effect"
 import * as fc from "effect/FastCheck"
 import { Api } from "../Api.js"
-import { ALL_SCOPES, RequiredScope, scopeRefusal, type Scope } from "./Auth.js"
-
-const everyEndpoint = () => {
-  const endpoints: Array<{ readonly method: string; readonly path: string; readonly scope: Scope | undefined }> = []
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) =>
-      endpoints.push({
-        method: endpoint.method,
-        path: endpoint.path,
-        scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope))
-      })
-  })
-  return endpoints
-}
+import { ALL_SCOPES, declaredEndpoints, scopeRefusal } from "./Auth.js"
 
 describe("scopes", () => {
   it("every endpoint of the Api declares its scope: <path segment>:read for GET, :write for the others", () => {
-    const endpoints = everyEndpoint()
+    const endpoints = declaredEndpoints(Api)
     expect(endpoints.length).toBeGreaterThan(40)
     for (const { method, path, scope } of endpoints) {
       const segment = path.split("/")[3]

@@ -1,5 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Context, Schema } from "effect"
+import { HttpApi, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Option, Schema } from "effect"
 import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse } from "./Errors.js"
 import type { BusinessId, OrganizationId } from "./Values.js"
 
@@ -92,3 +92,27 @@ export const scopeRefusal = (declared: Scope | undefined, granted: ReadonlySet<s
     : granted.has(declared)
     ? undefined
     : `This credential lacks the scope ${declared}`
+
+/** An endpoint as declared: its method, its full path (with `:param` segments) and its declared scope. */
+export interface DeclaredEndpoint {
+  readonly method: string
+  readonly path: string
+  readonly scope: Scope | undefined
+}
+
+/** Every endpoint of an HttpApi with the scope it declares (undefined where it declares none). */
+export const declaredEndpoints = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): ReadonlyArray<DeclaredEndpoint> => {
+  const endpoints: Array<DeclaredEndpoint> = []
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) =>
+      endpoints.push({
+        method: endpoint.method,
+        path: endpoint.path,
+        scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope))
+      })
+  })
+  return endpoints
+}

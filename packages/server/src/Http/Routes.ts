@@ -1,6 +1,6 @@
-import { HttpApi, type HttpApiGroup } from "@effect/platform"
-import { RequiredScope, type Scope } from "@bizops/domain"
-import { Context, Option, Schema } from "effect"
+import type { HttpApi, HttpApiGroup } from "@effect/platform"
+import { declaredEndpoints, type Scope } from "@bizops/domain"
+import { Schema } from "effect"
 
 /** A route the server answers, as it was declared (path with `:param` segments). */
 export interface MatchedRoute {
@@ -51,18 +51,10 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpAp
   api: HttpApi.HttpApi<Id, Groups, E, R>,
   extra: ReadonlyArray<{ readonly method: string; readonly path: string }>
 ): RouteTable => {
-  const routes: Array<Route> = extra.map((r) => ({ method: r.method, path: r.path, segments: split(r.path), scope: undefined, api: false }))
-  HttpApi.reflect(api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) =>
-      routes.push({
-        method: endpoint.method,
-        path: endpoint.path,
-        segments: split(endpoint.path),
-        scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
-        api: true
-      })
-  })
+  const routes: Array<Route> = [
+    ...extra.map((r) => ({ method: r.method, path: r.path, segments: split(r.path), scope: undefined, api: false })),
+    ...declaredEndpoints(api).map((e) => ({ ...e, segments: split(e.path), api: true }))
+  ]
   const declared = new Map(routes.filter((r) => r.api).map((r) => [`${r.method} ${r.path}`, r.scope]))
   const methodsAt = (segments: ReadonlyArray<string>) =>
     Array.from(new Set(routes.filter((r) => matches(r, segments)).map((r) => r.method)))
