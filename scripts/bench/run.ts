@@ -559,40 +559,66 @@ const main = async () => {
 }
 
 // ---------------------------------------------------------------------------------------------
-// `npm run bench -- webhooks`: delivery throughput to a fast local receiver, and another organization's
-// first delivery while one organization's backlog drains.
+// `npm run bench -- webhooks`: delivery throughput to a fast local receiver, another organization's first
+// delivery while one organization's backlog drains, and while another's receivers hang. Every receiver is
+// on loopback; every loop is bounded in count and time.
 
 const WEBHOOK_SUBSCRIPTIONS = intEnv("BENCH_WEBHOOK_SUBSCRIPTIONS", 20)
 const WEBHOOK_CLIENTS = intEnv("BENCH_WEBHOOK_CLIENTS", 400)
 const WEBHOOK_PINGS = intEnv("BENCH_WEBHOOK_PINGS", 5)
+const WEBHOOK_IDLE_ORGANIZATIONS = intEnv("BENCH_WEBHOOK_IDLE_ORGANIZATIONS", 2000)
+const WEBHOOK_HANG_CLIENTS = intEnv("BENCH_WEBHOOK_HANG_CLIENTS", 20)
 
-/** A receiver on loopback that answers 200 at once and notes when each organization's deliveries arrive. */
+interface Receiver {
+  readonly url: string
+  /** When each organization's deliveries of each type arrived (`organizationId:type`), in ms. */
+  readonly arrivals: Map<string, Array<number>>
+  readonly close: () => void
+}
+
+/** The two fields of a delivery's body the receiver files it under. */
+const deliveryKey = (text: string) => {
+  const body: unknown = JSON.parse(text)
+  if (typeof body !== "object" || body === null || !("organizationId" in body) || !("type" in body)) return "unknown"
+  return `${String(body.organizationId)}:${String(body.type)}`
+}
+
+/**
+ * A receiver on loopback that notes when each organization's deliveries arrive: it answers 200 at once,
+ * except on `/hang`, where it never answers (the worker gives up after its 15 s timeout).
+ */
 const startReceiver = () =>
-  new Promise<{ readonly url: string; readonly arrivals: Map<string, Array<number>>; readonly close: () => void }>((resolve) => {
+  new Promise<Receiver>((resolve) => {
     const arrivals = new Map<string, Array<number>>()
     const server = createHttpServer((req, res) => {
       const chunks: Array<Buffer> = []
       req.on("data", (c: Buffer) => chunks.push(c))
       req.on("end", () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { organizationId: string; type: string }
-        const key = `${body.organizationId}:${body.type}`
+        const key = deliveryKey(Buffer.concat(chunks).toString("utf8"))
         const list = arrivals.get(key) ?? []
         list.push(performance.now())
         arrivals.set(key, list)
-        res.writeHead(200).end("ok")
+        if (req.url !== "/hang") res.writeHead(200).end("ok")
       })
     })
     server.keepAliveTimeout = 60_000
     server.listen(0, "127.0.0.1", () => {
       const address = server.address()
       const port = typeof address === "object" && address !== null ? address.port : 0
-      resolve({ url: `http://127.0.0.1:${port}/hook`, arrivals, close: () => server.close() })
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        arrivals,
+        close: () => {
+          server.close()
+          server.closeAllConnections()
+        }
+      })
     })
   })
 
-/** Runs the operator command line on the bench database; its one JSON object. */
-const admin = (args: ReadonlyArray<string>) =>
-  new Promise<any>((resolve, reject) => {
+/** Runs the operator command line on the bench database; one string field of the JSON it prints. */
+const admin = (args: ReadonlyArray<string>, field: string) =>
+  new Promise<string>((resolve, reject) => {
     const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", path.join(ROOT, "scripts/admin.ts"), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: benchUrl },
@@ -600,75 +626,132 @@ const admin = (args: ReadonlyArray<string>) =>
     })
     let out = ""
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!)) : reject(new Error(`admin ${args.join(" ")} exited ${code}`))))
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`admin ${args.join(" ")} exited ${code}`))
+      const printed: unknown = JSON.parse(out.trim().split("\n").pop() ?? "null")
+      const value = typeof printed === "object" && printed !== null && field in printed ? Reflect.get(printed, field) : undefined
+      if (typeof value === "string") resolve(value)
+      else reject(new Error(`admin ${args.join(" ")} printed no ${field}: ${out}`))
+    })
   })
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** An organization with a key for clients and webhooks. */
+const benchOrganization = async (name: string) => {
+  const organizationId = await admin(["org", "create", "--name", name], "organizationId")
+  const apiKey = await admin(["key", "create", "--org", organizationId, "--scopes", "clients:write webhooks:read webhooks:write", "--rate-limit", "1000000000"], "apiKey")
+  return { organizationId, apiKey }
+}
+
+const subscribeAll = async (service: Target, apiKey: string, url: string, count: number, what: string) => {
+  const ids: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const created = await call(service, apiKey, "POST", "/api/v1/webhooks", { url, events: ["client_created"] })
+    expect(what, created.status === 201 && typeof created.body?.id === "string", created.text)
+    ids.push(created.body.id)
+  }
+  return ids
+}
+
+const createClients = async (service: Target, apiKey: string, count: number, what: string) => {
+  let next = 0
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < count) {
+      const i = next++
+      const created = await call(service, apiKey, "POST", "/api/v1/clients", { name: `${what} ${i}` })
+      expect(what, created.status === 201, created.text)
+    }
+  }))
+}
+
+/** B's test pings, one after another, each timed from its request to its arrival (at most 30 s each). */
+const timePings = async (service: Target, receiver: Receiver, b: { readonly organizationId: string; readonly apiKey: string }, hookId: string, during: () => string) => {
+  const latencies: Array<number> = []
+  const context: Array<string> = []
+  const arrived = () => receiver.arrivals.get(`${b.organizationId}:ping`)?.length ?? 0
+  for (let i = 0; i < WEBHOOK_PINGS; i++) {
+    const before = arrived()
+    context.push(during())
+    const sent = performance.now()
+    const res = await call(service, b.apiKey, "POST", `/api/v1/webhooks/${hookId}/test`)
+    expect("B's ping", res.status === 202, res.text)
+    const deadline = sent + 30_000
+    while (arrived() <= before && performance.now() < deadline) await sleep(2)
+    latencies.push(arrived() > before ? performance.now() - sent : Number.POSITIVE_INFINITY)
+    await sleep(500)
+  }
+  return { latencies, context }
+}
 
 const webhooksMain = async () => {
   const machine = await machineInfo()
   const db = await prepareDatabase()
+  // Many other organizations with subscriptions and nothing to deliver, as on a shared service: the claim
+  // must not cost more with each of them.
+  const idle = await adminQuery<{ n: number }>(benchUrl, `
+    WITH o AS (
+      INSERT INTO organizations (id, name) SELECT gen_random_uuid(), 'Idle ' || i FROM generate_series(1, $1::int) i RETURNING id
+    ), w AS (
+      INSERT INTO webhooks (id, organization_id, url, events)
+      SELECT gen_random_uuid(), o.id, 'http://127.0.0.1:9/idle', ARRAY['*'] FROM o CROSS JOIN generate_series(1, 5)
+      RETURNING 1
+    ) SELECT count(*)::int AS n FROM w`, [WEBHOOK_IDLE_ORGANIZATIONS])
+  await adminQuery(benchUrl, "ANALYZE")
+  log(`${fmt(WEBHOOK_IDLE_ORGANIZATIONS)} idle organizations with ${fmt(idle[0]?.n ?? 0)} subscriptions`)
   const receiver = await startReceiver()
-  const service = await startServer("service", process.execPath, SERVICE_ARGS, {
-    ...serverEnv(),
-    WEBHOOKS_ALLOW_INSECURE: "1"
-  })
+  const service = await startServer("service", process.execPath, SERVICE_ARGS, { ...serverEnv(), WEBHOOKS_ALLOW_INSECURE: "1" })
   log(`service on ${service.url}, receiver on ${receiver.url}`)
-  // Organization B, with its own key and one subscription, for the pings.
-  const other = await admin(["org", "create", "--name", "Bench B"])
-  const otherKey = (await admin(["key", "create", "--org", other.organizationId, "--scopes", "webhooks:read webhooks:write"])).apiKey as string
-  const ping = await call(service, otherKey, "POST", "/api/v1/webhooks", { url: receiver.url, events: ["client_created"] })
-  expect("B's subscription", ping.status === 201, ping.text)
-  for (let i = 0; i < WEBHOOK_SUBSCRIPTIONS; i++) {
-    const created = await call(service, db.apiKey, "POST", "/api/v1/webhooks", { url: receiver.url, events: ["client_created"] })
-    expect("A's subscription", created.status === 201, created.text)
-  }
+  // Organization B: one subscription, for the pings.
+  const b = await benchOrganization("Bench B")
+  const [bHook] = await subscribeAll(service, b.apiKey, `${receiver.url}/hook`, 1, "B's subscription")
+  // Phase 1: organization A's backlog to a fast receiver.
+  await subscribeAll(service, db.apiKey, `${receiver.url}/hook`, WEBHOOK_SUBSCRIPTIONS, "A's subscription")
   const expected = WEBHOOK_CLIENTS * WEBHOOK_SUBSCRIPTIONS
   log(`organization A: ${WEBHOOK_SUBSCRIPTIONS} subscriptions; creating ${WEBHOOK_CLIENTS} clients = ${fmt(expected)} deliveries`)
-  const floodStart = performance.now()
-  let next = 0
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < WEBHOOK_CLIENTS) {
-      const i = next++
-      const created = await call(service, db.apiKey, "POST", "/api/v1/clients", { name: `Flood ${i}` })
-      expect("a flood client", created.status === 201, created.text)
-    }
-  }))
-  const floodSeconds = (performance.now() - floodStart) / 1000
-  log(`clients created in ${floodSeconds.toFixed(1)} s`)
   const aKey = `${db.organizationId}:client_created`
   const delivered = () => receiver.arrivals.get(aKey)?.length ?? 0
-  // B's pings, spread over the drain, each timed from its request to its arrival.
-  const pingLatencies: Array<number> = []
-  const backlogs: Array<number> = []
-  for (let i = 0; i < WEBHOOK_PINGS; i++) {
-    const before = receiver.arrivals.get(`${other.organizationId}:ping`)?.length ?? 0
-    const backlog = expected - delivered()
-    const sent = performance.now()
-    const res = await call(service, otherKey, "POST", `/api/v1/webhooks/${ping.body.id}/test`)
-    expect("B's ping", res.status === 202, res.text)
-    const deadline = sent + 60_000
-    while ((receiver.arrivals.get(`${other.organizationId}:ping`)?.length ?? 0) <= before && performance.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 5))
-    }
-    pingLatencies.push(performance.now() - sent)
-    backlogs.push(backlog)
-    await new Promise((r) => setTimeout(r, 500))
-  }
+  const floodStart = performance.now()
+  await createClients(service, db.apiKey, WEBHOOK_CLIENTS, "Flood")
+  const floodEnd = performance.now()
+  const deliveredAtFloodEnd = delivered()
+  log(`clients created in ${((floodEnd - floodStart) / 1000).toFixed(1)} s`)
+  const drainPings = await timePings(service, receiver, b, bHook!, () => fmt(expected - delivered()))
   const deadline = performance.now() + 600_000
-  while (delivered() < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  while (delivered() < expected && performance.now() < deadline) await sleep(20)
   const times = receiver.arrivals.get(aKey) ?? []
-  const drainSeconds = ((times.at(-1) ?? floodStart) - floodStart) / 1000
+  const last = times.at(-1) ?? floodEnd
+  const total = times.length / ((last - floodStart) / 1000)
+  const afterFlood = (times.length - deliveredAtFloodEnd) / ((last - floodEnd) / 1000)
+  // Phase 2: organization C's receivers never answer.
+  const c = await benchOrganization("Bench C")
+  await subscribeAll(service, c.apiKey, `${receiver.url}/hang`, WEBHOOK_SUBSCRIPTIONS, "C's subscription")
+  const cKey = `${c.organizationId}:client_created`
+  const hanging = () => receiver.arrivals.get(cKey)?.length ?? 0
+  const hangStart = performance.now()
+  await createClients(service, c.apiKey, WEBHOOK_HANG_CLIENTS, "Hang")
+  while (hanging() < Math.min(32, WEBHOOK_HANG_CLIENTS * WEBHOOK_SUBSCRIPTIONS) && performance.now() < hangStart + 10_000) await sleep(20)
+  await sleep(500)
+  const hangPings = await timePings(service, receiver, b, bHook!, () => fmt(hanging()))
   receiver.close()
+  const fmtLatencies = (l: ReadonlyArray<number>) =>
+    `${l.map((x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "none in 30 s")).join(", ")} (max ${Math.max(...l).toFixed(0)} ms)`
   const printed = [
     "",
     `Webhook delivery, ${machine.date}, ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}, PostgreSQL ${machine.postgres}`,
-    `organization A: ${WEBHOOK_SUBSCRIPTIONS} subscriptions x ${WEBHOOK_CLIENTS} clients = ${fmt(expected)} deliveries; received ${fmt(times.length)}`,
-    `  from the first client created to the last delivery: ${drainSeconds.toFixed(1)} s = ${fmt(times.length / drainSeconds)} deliveries/s`,
-    `  (the clients themselves took ${floodSeconds.toFixed(1)} s to create)`,
-    `organization B: ${WEBHOOK_PINGS} test pings sent while A's backlog was ${backlogs.map((b) => fmt(b)).join(", ")} deliveries`,
-    `  request to arrival: ${pingLatencies.map((l) => `${l.toFixed(0)} ms`).join(", ")} (max ${Math.max(...pingLatencies).toFixed(0)} ms)`
+    `${fmt(WEBHOOK_IDLE_ORGANIZATIONS)} other organizations with ${fmt(idle[0]?.n ?? 0)} subscriptions and nothing due`,
+    `organization A: ${WEBHOOK_SUBSCRIPTIONS} subscriptions x ${WEBHOOK_CLIENTS} clients = ${fmt(expected)} deliveries (200 at once); received ${fmt(times.length)}`,
+    `  from the first client created to the last delivery: ${((last - floodStart) / 1000).toFixed(1)} s = ${fmt(total)} deliveries/s`,
+    `  after the last client was created (${fmt(deliveredAtFloodEnd)} delivered by then, ${((floodEnd - floodStart) / 1000).toFixed(1)} s): ${fmt(afterFlood)} deliveries/s`,
+    `organization B: ${WEBHOOK_PINGS} test pings while A's backlog was ${drainPings.context.join(", ")} deliveries`,
+    `  request to arrival: ${fmtLatencies(drainPings.latencies)}`,
+    `organization C: ${WEBHOOK_SUBSCRIPTIONS} subscriptions to a receiver that never answers, ${WEBHOOK_HANG_CLIENTS} clients = ${fmt(WEBHOOK_HANG_CLIENTS * WEBHOOK_SUBSCRIPTIONS)} deliveries`,
+    `organization B: ${WEBHOOK_PINGS} test pings while ${hangPings.context.join(", ")} of C's attempts had reached the receiver`,
+    `  request to arrival: ${fmtLatencies(hangPings.latencies)}`
   ]
   process.stdout.write(printed.join("\n") + "\n")
-  return times.length === expected && pingLatencies.every((l) => l < 60_000) ? 0 : 1
+  const pingsArrived = [...drainPings.latencies, ...hangPings.latencies].every(Number.isFinite)
+  return times.length === expected && pingsArrived ? 0 : 1
 }
 
 ;(process.argv[2] === "webhooks" ? webhooksMain() : main()).then(

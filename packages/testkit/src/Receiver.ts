@@ -37,7 +37,8 @@ export const receiverOn = (port: number, options?: { readonly answerAfterMs?: nu
           res.end(status === 200 ? "ok" : "not now")
         }
         if (options?.answerAfterMs === undefined) answer()
-        else setTimeout(answer, options.answerAfterMs)
+        // Unref'd: a receiver that answers late does not keep the test process alive.
+        else setTimeout(answer, options.answerAfterMs).unref()
       })
     })
     server.listen(port, "127.0.0.1", () => {

@@ -19,6 +19,11 @@ const RESPONSE_BODY_LIMIT = 2048
 export const MAX_IN_FLIGHT = 64
 /** Deliveries of one subscription in flight at once, across every instance. */
 export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 8
+/**
+ * Deliveries of one organization in flight at once on one instance: half its slots, so that receivers
+ * that hang (up to the 15 s timeout) in one organization leave the other half to the others.
+ */
+export const MAX_IN_FLIGHT_PER_ORGANIZATION = 32
 /** How long a worker with nothing to claim waits before it looks again. */
 const IDLE_MS = 1000
 const DELIVERY_TIMEOUT_MS = Duration.toMillis(DELIVERY_TIMEOUT)
@@ -109,8 +114,8 @@ const post = (url: string, headers: Record<string, string>, body: string, allowI
 
 /**
  * The delivery worker: every instance runs one. It claims due deliveries with FOR UPDATE SKIP LOCKED
- * (a lease: the claim moves next_attempt_at past the attempt's timeout, so a worker that dies
- * mid-delivery leaves the delivery to be sent again later, at least once, never lost), sends them,
+ * (a lease: the claim sets leased_until past the attempt's timeout, so a worker that dies mid-delivery
+ * leaves the delivery to be sent again when the lease ends, at least once, never lost), sends them,
  * records each attempt, and schedules retries per the contract (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
  * 10 h, then failed). A subscription failing for 5 days in a row is disabled.
  */
@@ -120,36 +125,59 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
   const rows = <Row extends object>(text: string, values: ReadonlyArray<unknown>) => sql.unsafe<Row>(text, values)
 
   /**
-   * Claims up to `limit` due deliveries, fairly: each subscription offers its oldest due deliveries, up to
-   * what it may still have in flight (MAX_IN_FLIGHT_PER_SUBSCRIPTION less its leased ones, on any
-   * instance); the offers are then taken round-robin across organizations (every organization's oldest
-   * first, then every organization's second, …), so one organization's backlog delays another's first
-   * delivery by one claim at most. A claim is a lease (`leased_until`) that expires if the worker dies.
+   * Claims up to `limit` due deliveries, fairly, and leases them (`leased_until`, a lease that expires if
+   * the worker dies). `busy` is what this instance already has in flight, per organization.
+   *
+   * - Only subscriptions with pending deliveries are visited (a skip scan of the due index, one probe
+   *   each), not every subscription of every organization.
+   * - Each subscription offers its oldest due deliveries, up to what it may still have in flight
+   *   (MAX_IN_FLIGHT_PER_SUBSCRIPTION less its leases on every instance).
+   * - An organization's offers are interleaved across its subscriptions (round-robin), and each gets a
+   *   level: what the organization has in flight here, plus its place in that order. The lowest levels
+   *   are taken first (the oldest first among equals), and none above MAX_IN_FLIGHT_PER_ORGANIZATION.
+   *   So a free slot goes to the organization with the least in flight here: another organization's
+   *   first delivery goes ahead of a backlog, and a backlog never holds all of this instance's slots.
    */
-  const claim = (now: Date, limit: number) =>
+  const claim = (now: Date, limit: number, busy: ReadonlyMap<string, number>) =>
     rows<Claimed>(
-      `WITH offered AS (
-         SELECT o.id, o.organization_id, o.next_attempt_at,
-                row_number() OVER (PARTITION BY w.organization_id, w.id ORDER BY o.next_attempt_at, o.id) AS nth, r.room
-         FROM webhooks w
+      `WITH RECURSIVE active AS (
+         (SELECT organization_id, webhook_id, next_attempt_at FROM webhook_deliveries
+          WHERE status = 'pending' ORDER BY organization_id, webhook_id, next_attempt_at LIMIT 1)
+         UNION ALL
+         SELECT n.organization_id, n.webhook_id, n.next_attempt_at FROM active a CROSS JOIN LATERAL (
+           SELECT d.organization_id, d.webhook_id, d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.status = 'pending' AND (d.organization_id, d.webhook_id) > (a.organization_id, a.webhook_id)
+           ORDER BY d.organization_id, d.webhook_id, d.next_attempt_at LIMIT 1
+         ) n
+       ), subscriptions AS (
+         SELECT a.organization_id, a.webhook_id, coalesce(b.n, 0) AS busy
+         FROM active a LEFT JOIN unnest($5::uuid[], $6::int[]) AS b (organization_id, n) ON b.organization_id = a.organization_id
+         WHERE a.next_attempt_at <= $1
+       ), offered AS (
+         SELECT o.id, s.organization_id, o.next_attempt_at, s.busy,
+                row_number() OVER (PARTITION BY s.organization_id, s.webhook_id ORDER BY o.next_attempt_at, o.id) AS nth
+         FROM subscriptions s
          CROSS JOIN LATERAL (
            SELECT $2 - count(*) AS room FROM webhook_deliveries f
-           WHERE f.organization_id = w.organization_id AND f.webhook_id = w.id AND f.leased_until > $1
+           WHERE f.organization_id = s.organization_id AND f.webhook_id = s.webhook_id AND f.leased_until > $1
          ) r
          CROSS JOIN LATERAL (
-           SELECT d.id, d.organization_id, d.next_attempt_at
-           FROM webhook_deliveries d
-           WHERE d.organization_id = w.organization_id AND d.webhook_id = w.id
+           SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.organization_id = s.organization_id AND d.webhook_id = s.webhook_id
              AND d.status = 'pending' AND d.next_attempt_at <= $1
              AND (d.leased_until IS NULL OR d.leased_until <= $1)
            ORDER BY d.next_attempt_at, d.id
-           LIMIT $2
+           LIMIT greatest(least(r.room, $3, $7 - s.busy), 0)
            FOR UPDATE OF d SKIP LOCKED
          ) o
+       ), leveled AS (
+         SELECT id, organization_id, next_attempt_at,
+                busy + row_number() OVER (PARTITION BY organization_id ORDER BY nth, next_attempt_at, id) AS level
+         FROM offered
        ), due AS (
-         SELECT id, organization_id FROM offered
-         WHERE nth <= room
-         ORDER BY row_number() OVER (PARTITION BY organization_id ORDER BY next_attempt_at, id), next_attempt_at, id
+         SELECT id, organization_id FROM leveled
+         WHERE level <= $7
+         ORDER BY level, next_attempt_at, id
          LIMIT $3
        ), leased AS (
          UPDATE webhook_deliveries d SET leased_until = $4, updated_at = $1
@@ -161,7 +189,15 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
        FROM leased l
        JOIN webhooks w ON w.organization_id = l.organization_id AND w.id = l.webhook_id
        JOIN webhook_events e ON e.organization_id = l.organization_id AND e.id = l.event_id`,
-      [now, MAX_IN_FLIGHT_PER_SUBSCRIPTION, limit, new Date(now.getTime() + LEASE_MS)]
+      [
+        now,
+        MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+        limit,
+        new Date(now.getTime() + LEASE_MS),
+        [...busy.keys()],
+        [...busy.values()],
+        MAX_IN_FLIGHT_PER_ORGANIZATION
+      ]
     )
 
   const deliver = (item: Claimed) =>
@@ -216,44 +252,54 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
   const runOnce = (limit: number = MAX_IN_FLIGHT) =>
     Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
-      const claimed = yield* claim(now, limit)
+      const claimed = yield* claim(now, limit, new Map())
       yield* Effect.forEach(claimed, deliver, { concurrency: "unbounded", discard: true })
       return claimed.length
     })
 
   /**
-   * Delivers continuously: keeps up to MAX_IN_FLIGHT deliveries in flight, claiming again as soon as one
-   * finishes while there is due work, and looking again every second when there is none.
+   * Delivers continuously: keeps up to MAX_IN_FLIGHT deliveries in flight (MAX_IN_FLIGHT_PER_ORGANIZATION
+   * of one organization), claiming again as soon as one finishes while there is due work, and looking
+   * again every second when there is none.
    */
   const run = Effect.gen(function*() {
     const finished = yield* Queue.unbounded<void>()
+    /** This instance's deliveries in flight, per organization. */
+    const busy = new Map<string, number>()
     let inFlight = 0
+    const settle = (organizationId: string) =>
+      Effect.suspend(() => {
+        inFlight--
+        const left = (busy.get(organizationId) ?? 1) - 1
+        if (left === 0) busy.delete(organizationId)
+        else busy.set(organizationId, left)
+        return Queue.offer(finished, undefined)
+      })
     for (;;) {
       const free = MAX_IN_FLIGHT - inFlight
-      const claimed = free === 0 ? [] : yield* claim(new Date(yield* Clock.currentTimeMillis), free).pipe(
+      const claimed = free === 0 ? [] : yield* claim(new Date(yield* Clock.currentTimeMillis), free, busy).pipe(
         Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Webhook worker claim failed", cause), []))
       )
       for (const item of claimed) {
         inFlight++
+        busy.set(item.organizationId, (busy.get(item.organizationId) ?? 0) + 1)
         yield* deliver(item).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning("Webhook delivery failed", cause)),
-          Effect.ensuring(Effect.suspend(() => {
-            inFlight--
-            return Queue.offer(finished, undefined)
-          })),
+          Effect.ensuring(settle(item.organizationId)),
           Effect.forkScoped
         )
       }
-      // Full: wait for a delivery to finish. Otherwise wait for one to finish or, when nothing was due,
-      // for the idle interval (a subscription at its in-flight bound frees up when one finishes).
+      // Nothing claimed (nothing due, or nothing this instance may take: subscriptions and organizations
+      // at their bounds), or full: wait for a delivery to finish (at once when one finished during the
+      // claim), or for the idle interval when none does.
       if (claimed.length === 0 || inFlight === MAX_IN_FLIGHT) {
-        yield* inFlight === 0 ? Effect.sleep(IDLE_MS) : Effect.race(Queue.take(finished), Effect.sleep(IDLE_MS))
+        yield* Effect.race(Queue.take(finished), Effect.sleep(IDLE_MS))
       }
       yield* Queue.takeAll(finished)
     }
   })
 
-  return { runOnce, run } as const
+  return { claim, runOnce, run } as const
 })
 
 /** Runs the worker on this instance, for the life of the layer. */
