@@ -13,63 +13,58 @@ const subscribe = (key: string, url: string, extra: Record<string, unknown> = {}
     return res.body as { id: string }
   })
 
+/**
+ * Organization A: 20 subscriptions to a receiver that answers after `answerAfterMs`, and `clients` new
+ * clients, so 20 × `clients` deliveries are due at once; returns once `arrived` of them reached the receiver.
+ */
+const flood = (answerAfterMs: number, clients: number, arrived: number) =>
+  Effect.gen(function*() {
+    const a = yield* (yield* TestServer).organization()
+    const target = yield* receiverOn(0, { answerAfterMs })
+    for (let i = 0; i < 20; i++) yield* subscribe(a.apiKey, target.url)
+    yield* Effect.forEach(Array.from({ length: clients }, (_, i) => i), (i) => post("/api/v1/clients", { name: `Flood ${i}` }, { key: a.apiKey }), {
+      concurrency: 6,
+      discard: true
+    })
+    yield* target.waitFor(arrived, 10)
+    return target
+  })
+
+/** Organization B: one subscription and a test ping; the ping as received, checked to arrive within 10 s. */
+const pingFromAnotherOrganization = Effect.gen(function*() {
+  const b = yield* (yield* TestServer).organization()
+  const fast = yield* receiver
+  const hook = yield* subscribe(b.apiKey, fast.url)
+  const sentAt = Date.now()
+  expect((yield* post(`/api/v1/webhooks/${hook.id}/test`, {}, { key: b.apiKey })).status).toBe(202)
+  const got = yield* fast.waitFor(1, 10)
+  expect(got).toHaveLength(1)
+  expect(JSON.parse(got[0].body).type).toBe("ping")
+  expect(got[0].at - sentAt).toBeLessThan(10_000)
+  return got[0]
+})
+
 // The server runs on real time (a ShiftedClock never shifted), not on the test clock that would stop its worker.
 layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecure: true } }))("webhook delivery is fair", (it) => {
   it.scoped("one organization's flood does not hold back another's ping: it arrives within 10 s", () =>
     Effect.gen(function*() {
-      const server = yield* TestServer
-      // Organization A: 20 subscriptions to a receiver that takes a second to answer, and 60 new clients,
-      // so 1,200 deliveries are due at once.
-      const a = yield* server.organization()
-      const slow = yield* receiverOn(0, { answerAfterMs: 1000 })
-      for (let i = 0; i < 20; i++) yield* subscribe(a.apiKey, slow.url)
-      yield* Effect.forEach(Array.from({ length: 60 }, (_, i) => i), (i) => post("/api/v1/clients", { name: `Flood ${i}` }, { key: a.apiKey }), {
-        concurrency: 6,
-        discard: true
-      })
-      yield* slow.waitFor(1, 10)
-      // Organization B: one subscription and a test ping, sent while A's backlog is being delivered.
-      const b = yield* server.organization()
-      const fast = yield* receiver
-      const hook = yield* subscribe(b.apiKey, fast.url)
-      const sentAt = Date.now()
-      const ping = yield* post(`/api/v1/webhooks/${hook.id}/test`, {}, { key: b.apiKey })
-      expect(ping.status).toBe(202)
-      const got = yield* fast.waitFor(1, 10)
-      expect(got).toHaveLength(1)
-      expect(JSON.parse(got[0].body).type).toBe("ping")
-      expect(got[0].at - sentAt).toBeLessThan(10_000)
+      // A's receiver takes a second to answer; 60 clients make 1,200 deliveries.
+      const slow = yield* flood(1000, 60, 1)
+      const ping = yield* pingFromAnotherOrganization
       // A's backlog was still there when B's ping arrived.
-      expect(slow.received().filter((r) => r.at <= got[0].at).length).toBeLessThan(1200)
+      expect(slow.received().filter((r) => r.at <= ping.at).length).toBeLessThan(1200)
     }))
 })
 
 layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecure: true } }))("webhook delivery is fair when receivers hang", (it) => {
   it.scoped(`receivers that never answer hold at most ${MAX_IN_FLIGHT_PER_ORGANIZATION} of an instance's slots: another organization's ping arrives within 10 s`, () =>
     Effect.gen(function*() {
-      const server = yield* TestServer
-      // Organization A: 20 subscriptions to a receiver that never answers (each attempt waits out the 15 s
-      // timeout), and 10 new clients: 200 deliveries, more than the instance's 64 slots.
-      const a = yield* server.organization()
-      const hanging = yield* receiverOn(0, { answerAfterMs: 60_000 })
-      for (let i = 0; i < 20; i++) yield* subscribe(a.apiKey, hanging.url)
-      yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) => post("/api/v1/clients", { name: `Hang ${i}` }, { key: a.apiKey }), {
-        concurrency: 5,
-        discard: true
-      })
-      yield* hanging.waitFor(MAX_IN_FLIGHT_PER_ORGANIZATION, 10)
-      // Organization B: one subscription and a test ping while A's deliveries hang.
-      const b = yield* server.organization()
-      const fast = yield* receiver
-      const hook = yield* subscribe(b.apiKey, fast.url)
-      const sentAt = Date.now()
-      expect((yield* post(`/api/v1/webhooks/${hook.id}/test`, {}, { key: b.apiKey })).status).toBe(202)
-      const got = yield* fast.waitFor(1, 10)
-      expect(got).toHaveLength(1)
-      expect(JSON.parse(got[0].body).type).toBe("ping")
-      expect(got[0].at - sentAt).toBeLessThan(10_000)
+      // A's receiver never answers (each attempt waits out the 15 s timeout); 10 clients make 200 deliveries,
+      // more than the instance's 64 slots.
+      const hanging = yield* flood(60_000, 10, MAX_IN_FLIGHT_PER_ORGANIZATION)
+      const ping = yield* pingFromAnotherOrganization
       // A held no more than its share of the instance while its receivers hung.
-      expect(hanging.received().filter((r) => r.at <= got[0].at).length).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_ORGANIZATION)
+      expect(hanging.received().filter((r) => r.at <= ping.at).length).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_ORGANIZATION)
     }))
 })
 
