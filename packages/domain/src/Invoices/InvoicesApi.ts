@@ -56,7 +56,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
     HttpApiEndpoint.post("reissue", "/invoices/:id/reissue").annotate(RequiredScope, "invoices:write")
       .setPath(IdPath)
       .setPayload(Schema.NullOr(InvoiceReissue).annotations({
-        description: "Optional: what the corrected copy changes. An empty body (or {}) copies the invoice as it is."
+        description: "Optional: what the corrected copy changes. `{}` or `null` copies the invoice as it is (a request without a body is 400: the body must be JSON)."
       }))
       .addSuccess(Invoice, { status: 201 })
       .addError(NotFoundResponse)
