@@ -1,13 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
-import * as Arbitrary from "effect/Arbitrary"
+import { Result, Schema } from "effect"
 import { ClientCreate, mergeTaxSettings, TaxSettings, TaxSettingsInput } from "./Client.js"
 
-const settings = Arbitrary.make(TaxSettings)
-const input = Arbitrary.make(TaxSettingsInput)
-
 describe("tax settings", () => {
-  it.prop("a field given wins, a field left out keeps its value", [settings, input], ([current, given]) => {
+  it.prop("a field given wins, a field left out keeps its value", [TaxSettings, TaxSettingsInput], ([current, given]) => {
     const merged = mergeTaxSettings(current, given)
     const expected = {
       defaultTaxable: given.defaultTaxable ?? current.defaultTaxable,
@@ -15,19 +11,19 @@ describe("tax settings", () => {
       taxRate: given.taxRate === undefined ? current.taxRate : given.taxRate
     }
     if (expected.overrideTaxRate && expected.taxRate === null) {
-      expect(Either.isLeft(merged)).toBe(true)
+      expect(Result.isFailure(merged)).toBe(true)
     } else {
-      expect(merged).toEqual(Either.right(expected))
+      expect(merged).toEqual(Result.succeed(expected))
     }
   })
 
-  it.prop("every schema-valid ClientCreate has consistent tax settings", [Arbitrary.make(ClientCreate)], ([body]) => {
-    const decoded = Schema.decodeUnknownEither(ClientCreate)(body)
-    expect(Either.isRight(decoded)).toBe(true)
+  it.prop("every schema-valid ClientCreate has consistent tax settings", [ClientCreate], ([body]) => {
+    const decoded = Schema.decodeUnknownResult(ClientCreate)(body)
+    expect(Result.isSuccess(decoded)).toBe(true)
   })
 
   it("an override without a rate is refused", () => {
-    expect(Either.isLeft(Schema.decodeUnknownEither(ClientCreate)({ name: "A", taxSettings: { overrideTaxRate: true } }))).toBe(true)
-    expect(Either.isLeft(mergeTaxSettings({ defaultTaxable: false, overrideTaxRate: false, taxRate: null }, { overrideTaxRate: true }))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(ClientCreate)({ name: "A", taxSettings: { overrideTaxRate: true } }))).toBe(true)
+    expect(Result.isFailure(mergeTaxSettings({ defaultTaxable: false, overrideTaxRate: false, taxRate: null }, { overrideTaxRate: true }))).toBe(true)
   })
 })

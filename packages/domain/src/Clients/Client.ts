@@ -1,11 +1,11 @@
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { ListParams, ListOf } from "../Common/Pagination.js"
-import { BoundedString, BusinessId, DateOnly, DateTime, MaxString, Percent, strict, Uuid } from "../Common/Values.js"
+import { BoundedString, BusinessId, DateOnly, DateTime, MaxString, Percent, Uuid } from "../Common/Values.js"
 
 export const ClientId = Uuid.pipe(Schema.brand("ClientId"))
 export type ClientId = typeof ClientId.Type
 
-export const ClientStatus = Schema.Literal("new", "contacted", "qualified", "active", "inactive", "declined", "spam")
+export const ClientStatus = Schema.Literals(["new", "contacted", "qualified", "active", "inactive", "declined", "spam"])
 export type ClientStatus = typeof ClientStatus.Type
 
 /** The statuses that make a client a lead (section 1, rule 3). */
@@ -18,21 +18,21 @@ export const TaxSettings = Schema.Struct({
   defaultTaxable: Schema.Boolean,
   overrideTaxRate: Schema.Boolean,
   taxRate: Schema.NullOr(Percent)
-}).annotations({ identifier: "TaxSettings" })
+}).annotate({ identifier: "TaxSettings" })
 export type TaxSettings = typeof TaxSettings.Type
 
 /** taxSettings in a request body: any subset of the fields, merged over the current settings. */
 export const TaxSettingsInput = Schema.Struct({
-  defaultTaxable: Schema.optional(Schema.Boolean),
-  overrideTaxRate: Schema.optional(Schema.Boolean),
-  taxRate: Schema.optional(Schema.NullOr(Percent))
-}).annotations({ ...strict, identifier: "TaxSettingsInput" })
+  defaultTaxable: Schema.optionalKey(Schema.Boolean),
+  overrideTaxRate: Schema.optionalKey(Schema.Boolean),
+  taxRate: Schema.optionalKey(Schema.NullOr(Percent))
+}).annotate({ identifier: "TaxSettingsInput" })
 export type TaxSettingsInput = typeof TaxSettingsInput.Type
 
 export const RecurringBilling = Schema.Struct({
-  status: Schema.Literal("active", "past_due", "paused", "suspended", "pending_setup"),
+  status: Schema.Literals(["active", "past_due", "paused", "suspended", "pending_setup"]),
   nextBillingDate: Schema.NullOr(DateOnly)
-}).annotations({ identifier: "RecurringBilling" })
+}).annotate({ identifier: "RecurringBilling" })
 
 export class Client extends Schema.Class<Client>("Client")({
   id: ClientId,
@@ -59,49 +59,48 @@ export const DEFAULT_TAX_SETTINGS: TaxSettings = { defaultTaxable: false, overri
 export const mergeTaxSettings = (
   current: TaxSettings,
   input: TaxSettingsInput | undefined
-): Either.Either<TaxSettings, string> => {
+): Result.Result<TaxSettings, string> => {
   const settings: TaxSettings = {
     defaultTaxable: input?.defaultTaxable ?? current.defaultTaxable,
     overrideTaxRate: input?.overrideTaxRate ?? current.overrideTaxRate,
     taxRate: input?.taxRate === undefined ? current.taxRate : input.taxRate
   }
   return settings.overrideTaxRate && settings.taxRate === null
-    ? Either.left("taxSettings.taxRate is required when taxSettings.overrideTaxRate is true")
-    : Either.right(settings)
+    ? Result.fail("taxSettings.taxRate is required when taxSettings.overrideTaxRate is true")
+    : Result.succeed(settings)
 }
 
 export const ClientCreate = Schema.Struct({
   name: ClientName,
-  status: Schema.optional(ClientStatus),
-  businessId: Schema.optional(BusinessId),
-  notes: Schema.optional(Schema.NullOr(ClientNotes)),
-  taxSettings: Schema.optional(TaxSettingsInput),
-  invoiceRemindersEnabled: Schema.optional(Schema.Boolean),
-  attachInvoicePdf: Schema.optional(Schema.Boolean),
-  attachReceiptPdf: Schema.optional(Schema.Boolean)
-}).pipe(
-  Schema.filter((c) =>
-    Either.isRight(mergeTaxSettings(DEFAULT_TAX_SETTINGS, c.taxSettings)) ||
-    { path: ["taxSettings", "taxRate"], message: "is required when taxSettings.overrideTaxRate is true" }
-  ),
-  Schema.annotations({ ...strict, identifier: "ClientCreate" })
-)
+  status: Schema.optionalKey(ClientStatus),
+  businessId: Schema.optionalKey(BusinessId),
+  notes: Schema.optionalKey(Schema.NullOr(ClientNotes)),
+  taxSettings: Schema.optionalKey(TaxSettingsInput),
+  invoiceRemindersEnabled: Schema.optionalKey(Schema.Boolean),
+  attachInvoicePdf: Schema.optionalKey(Schema.Boolean),
+  attachReceiptPdf: Schema.optionalKey(Schema.Boolean)
+}).check(
+  Schema.makeFilter((c) =>
+    Result.isSuccess(mergeTaxSettings(DEFAULT_TAX_SETTINGS, c.taxSettings)) ||
+    { path: ["taxSettings", "taxRate"], issue: "is required when taxSettings.overrideTaxRate is true" }
+  )
+).annotate({ identifier: "ClientCreate" })
 export type ClientCreate = typeof ClientCreate.Type
 
 export const ClientUpdate = Schema.Struct({
-  name: Schema.optional(ClientName),
-  status: Schema.optional(ClientStatus),
-  notes: Schema.optional(Schema.NullOr(ClientNotes)),
-  taxSettings: Schema.optional(TaxSettingsInput),
-  invoiceRemindersEnabled: Schema.optional(Schema.Boolean),
-  attachInvoicePdf: Schema.optional(Schema.Boolean),
-  attachReceiptPdf: Schema.optional(Schema.Boolean)
-}).annotations({ ...strict, identifier: "ClientUpdate" })
+  name: Schema.optionalKey(ClientName),
+  status: Schema.optionalKey(ClientStatus),
+  notes: Schema.optionalKey(Schema.NullOr(ClientNotes)),
+  taxSettings: Schema.optionalKey(TaxSettingsInput),
+  invoiceRemindersEnabled: Schema.optionalKey(Schema.Boolean),
+  attachInvoicePdf: Schema.optionalKey(Schema.Boolean),
+  attachReceiptPdf: Schema.optionalKey(Schema.Boolean)
+}).annotate({ identifier: "ClientUpdate" })
 export type ClientUpdate = typeof ClientUpdate.Type
 
 export const ClientListParams = Schema.Struct({
   ...ListParams,
-  status: Schema.optional(ClientStatus)
+  status: Schema.optionalKey(ClientStatus)
 })
 
 export const ClientList = ListOf(Client, "ClientList")

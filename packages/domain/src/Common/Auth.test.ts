@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { Api } from "../Api.js"
 import { ALL_SCOPES, declaredEndpoints, scopeRefusal } from "./Auth.js"
 
@@ -15,7 +16,7 @@ describe("scopes", () => {
     }
   })
 
-  it.prop(
+  prop(
     "a request passes the scope check exactly when the endpoint declares a scope that the credential holds",
     [fc.option(fc.constantFrom(...ALL_SCOPES)), fc.uniqueArray(fc.constantFrom(...ALL_SCOPES))],
     ([declared, granted]) => {

@@ -1,5 +1,5 @@
-import { HttpApi, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Context, Option, Schema } from "effect"
+import { Context } from "effect"
+import { HttpApi, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse } from "./Errors.js"
 import type { BusinessId, OrganizationId } from "./Values.js"
 
@@ -14,15 +14,14 @@ export interface Principal {
   readonly kind: "api_key" | "oauth"
 }
 
-export class CurrentPrincipal extends Context.Tag("@bizops/domain/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
+export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@bizops/domain/CurrentPrincipal") {}
 
 /**
  * API-key or OAuth authentication, then the scope check. A key is sent as `x-api-key: KEY` or
  * `Authorization: Bearer KEY`; a bearer value that is a JWT is an OAuth access token.
  */
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  failure: Schema.Union(UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse),
-  provides: CurrentPrincipal,
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentPrincipal }>()("Authentication", {
+  error: [UnauthorizedResponse, ForbiddenResponse, RateLimitedResponse],
   security: {
     apiKey: HttpApiSecurity.apiKey({ in: "header", key: "x-api-key" }),
     bearer: HttpApiSecurity.bearer.pipe(
@@ -80,7 +79,7 @@ export const isKnownScope = (scope: string): scope is Scope => KNOWN_SCOPES.has(
  * `HttpApiEndpoint.get("list", "/clients").annotate(RequiredScope, "clients:read")`. The server checks it
  * against the route that matched; an authenticated endpoint without one is refused (deny by default).
  */
-export class RequiredScope extends Context.Tag("@bizops/domain/RequiredScope")<RequiredScope, Scope>() {}
+export class RequiredScope extends Context.Service<RequiredScope, Scope>()("@bizops/domain/RequiredScope") {}
 
 /**
  * The scope check, given the matched endpoint's declared scope (none when it declares none) and the
@@ -101,8 +100,8 @@ export interface DeclaredEndpoint {
 }
 
 /** Every endpoint of an HttpApi with the scope it declares (undefined where it declares none). */
-export const declaredEndpoints = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>
+export const declaredEndpoints = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
 ): ReadonlyArray<DeclaredEndpoint> => {
   const endpoints: Array<DeclaredEndpoint> = []
   HttpApi.reflect(api, {
@@ -111,7 +110,7 @@ export const declaredEndpoints = <Id extends string, Groups extends HttpApiGroup
       endpoints.push({
         method: endpoint.method,
         path: endpoint.path,
-        scope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope))
+        scope: Context.getOrUndefined(endpoint.annotations, RequiredScope)
       })
   })
   return endpoints

@@ -1,8 +1,6 @@
-import { HttpApiSchema } from "@effect/platform"
-import { Effect, FiberRef, ParseResult, Schema } from "effect"
-import { globalValue } from "effect/GlobalValue"
+import { Context, Effect, Schema, SchemaGetter } from "effect"
 
-export const ErrorCode = Schema.Literal(
+export const ErrorCode = Schema.Literals([
   "unauthorized",
   "forbidden",
   "not_found",
@@ -16,10 +14,10 @@ export const ErrorCode = Schema.Literal(
   "payload_too_large",
   "client_error",
   "internal_error"
-)
+])
 export type ErrorCode = typeof ErrorCode.Type
 
-export const DetailCode = Schema.Literal(
+export const DetailCode = Schema.Literals([
   "archived_record_read_only",
   "paused_transaction_window_locked",
   "record_has_dependents",
@@ -49,19 +47,18 @@ export const DetailCode = Schema.Literal(
   "payment_target_not_collectible",
   "currency_locked",
   "unknown_assignment_id"
-)
+])
 export type DetailCode = typeof DetailCode.Type
 
 /** `error.details`: a detail code plus any further properties. */
-export const ErrorDetails = Schema.Struct(
-  { code: DetailCode },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ identifier: "ErrorDetails" })
+export const ErrorDetails = Schema.StructWithRest(Schema.Struct({ code: DetailCode }), [
+  Schema.Record(Schema.String, Schema.Unknown)
+]).annotate({ identifier: "ErrorDetails" })
 export type ErrorDetails = typeof ErrorDetails.Type
 
 /** One validation problem: where in the input, and what is wrong. */
 export const ValidationIssue = Schema.Struct({
-  path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
+  path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
   message: Schema.String
 })
 export type ValidationIssue = typeof ValidationIssue.Type
@@ -70,10 +67,7 @@ export type ValidationIssue = typeof ValidationIssue.Type
  * The request id of the request being answered. The server sets it for each request; an error's
  * envelope reads it when it is encoded, so `error.requestId` always equals the `X-Request-Id` header.
  */
-export const CurrentRequestId: FiberRef.FiberRef<string> = globalValue(
-  Symbol.for("@bizops/domain/CurrentRequestId"),
-  () => FiberRef.unsafeMake("")
-)
+export const CurrentRequestId = Context.Reference<string>("@bizops/domain/CurrentRequestId", { defaultValue: () => "" })
 
 const errorFields = {
   message: Schema.String,
@@ -117,29 +111,29 @@ export const ErrorEnvelope = <C extends ErrorCode>(code: C) =>
       code: Schema.Literal(code),
       message: Schema.String,
       requestId: Schema.String,
-      details: Schema.optional(ErrorDetails)
+      details: Schema.optionalKey(ErrorDetails)
     })
   })
 
-export type ErrorEnvelope = {
+export type ErrorEnvelope<C extends ErrorCode = ErrorCode> = {
   readonly error: {
-    readonly code: ErrorCode
+    readonly code: C
     readonly message: string
     readonly requestId: string
     readonly details?: ErrorDetails
   }
 }
 
-type ErrorClass<E> = Schema.Schema<E, any, never> & {
+type ErrorClass<E> = Schema.Codec<E, unknown> & {
   new(props: { readonly message: string; readonly details?: ErrorDetails; readonly requestId?: string }): E
 }
 
 /** Builds the envelope body of an error, reading the request id of the current request. */
-export const toEnvelope = (
-  code: ErrorCode,
+export const toEnvelope = <C extends ErrorCode>(
+  code: C,
   error: { readonly message: string; readonly details?: ErrorDetails | undefined },
   requestId: string
-): ErrorEnvelope => ({
+): ErrorEnvelope<C> => ({
   error: {
     code,
     message: error.message,
@@ -154,18 +148,21 @@ const envelopeOf = <E extends { readonly message: string; readonly details?: Err
   status: number,
   identifier: string
 ) =>
-  Schema.transformOrFail(ErrorEnvelope(code), Schema.typeSchema(cls), {
-    strict: false,
-    decode: (envelope) =>
-      ParseResult.succeed(
+  ErrorEnvelope(code).annotate({ identifier, title: identifier }).pipe(
+    Schema.decodeTo(Schema.toType(cls), {
+      decode: SchemaGetter.transform((envelope) =>
         new cls({
           message: envelope.error.message,
           requestId: envelope.error.requestId,
           ...(envelope.error.details === undefined ? {} : { details: envelope.error.details })
         })
       ),
-    encode: (error) => Effect.map(FiberRef.get(CurrentRequestId), (requestId) => toEnvelope(code, error, requestId))
-  }).annotations({ ...HttpApiSchema.annotations({ status }), identifier, title: identifier })
+      encode: SchemaGetter.transformEffect((error: E) =>
+        Effect.map(Effect.service(CurrentRequestId), (requestId) => toEnvelope(code, error, requestId))
+      )
+    }),
+    Schema.annotate({ httpApiStatus: status })
+  )
 
 /** The response schemas of each error, with their HTTP status (the contract's status table). */
 export const UnauthorizedResponse = envelopeOf(Unauthorized, "unauthorized", 401, "UnauthorizedError")
@@ -181,6 +178,22 @@ export const GoneResponse = envelopeOf(Gone, "gone", 410, "GoneError")
 export const PayloadTooLargeResponse = envelopeOf(PayloadTooLarge, "payload_too_large", 413, "PayloadTooLargeError")
 export const ClientErrorResponse = envelopeOf(ClientError, "client_error", 400, "ClientErrorError")
 export const InternalErrorResponse = envelopeOf(InternalError, "internal_error", 500, "InternalErrorError")
+
+/**
+ * The error responses every endpoint may give (authentication, scope, validation, rate limit, ...).
+ * Effect 4's HttpApi has no API-wide errors, so each endpoint lists these (`error: ApiErrors`).
+ */
+export const ApiErrors = [
+  InvalidRequestResponse,
+  UnauthorizedResponse,
+  ForbiddenResponse,
+  NotFoundResponse,
+  MethodNotAllowedResponse,
+  ConflictResponse,
+  PayloadTooLargeResponse,
+  RateLimitedResponse,
+  InternalErrorResponse
+] as const
 
 /** The code and status of each error, for the places that answer outside the HttpApi router. */
 export const errorCodeOf = (error: ApiError): { readonly code: ErrorCode; readonly status: number } => {

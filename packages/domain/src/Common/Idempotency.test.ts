@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { canonicalJson, fingerprintInput, isReplayable, isValidIdempotencyKey } from "./Idempotency.js"
 
 /** JSON values without undefined (what a request body can hold). */
@@ -15,20 +16,20 @@ const reorder = (value: unknown, seed: number): unknown => {
 }
 
 describe("idempotency fingerprint", () => {
-  it.prop("key order and white space do not change it", [json, fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 4 })], ([value, seed, indent]) => {
+  prop("key order and white space do not change it", [json, fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 4 })], ([value, seed, indent]) => {
     const a = fingerprintInput("POST", "/api/v1/clients", JSON.stringify(value))
     const b = fingerprintInput("POST", "/api/v1/clients", JSON.stringify(reorder(value, seed), null, indent))
     expect(b).toBe(a)
   })
 
-  it.prop("any change of a value changes it", [fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), json, { minKeys: 1 }), fc.jsonValue()], ([body, replacement]) => {
+  prop("any change of a value changes it", [fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), json, { minKeys: 1 }), fc.jsonValue()], ([body, replacement]) => {
     const key = Object.keys(body)[0]
     fc.pre(canonicalJson(body[key]) !== canonicalJson(replacement))
     const changed = { ...body, [key]: replacement }
     expect(fingerprintInput("POST", "/p", JSON.stringify(changed))).not.toBe(fingerprintInput("POST", "/p", JSON.stringify(body)))
   })
 
-  it.prop("method and path are part of it", [json], ([value]) => {
+  prop("method and path are part of it", [json], ([value]) => {
     const body = JSON.stringify(value)
     expect(fingerprintInput("POST", "/api/v1/clients", body)).not.toBe(fingerprintInput("PATCH", "/api/v1/clients", body))
     expect(fingerprintInput("POST", "/api/v1/clients", body)).not.toBe(fingerprintInput("POST", "/api/v1/contacts", body))
@@ -40,7 +41,7 @@ describe("idempotency fingerprint", () => {
     expect(isValidIdempotencyKey("")).toBe(false)
   })
 
-  it.prop("replayable: 2xx and 4xx of the handler, never 5xx, 401, 403, 429 or a validation failure", [fc.integer({ min: 100, max: 599 }), fc.boolean()], ([status, validation]) => {
+  prop("replayable: 2xx and 4xx of the handler, never 5xx, 401, 403, 429 or a validation failure", [fc.integer({ min: 100, max: 599 }), fc.boolean()], ([status, validation]) => {
     const stored = isReplayable(status, validation)
     if (validation || status >= 500 || status < 200 || [401, 403, 429].includes(status)) expect(stored).toBe(false)
     else expect(stored).toBe(true)

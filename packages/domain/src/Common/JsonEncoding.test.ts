@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import * as Arbitrary from "effect/Arbitrary"
 import { Client, ClientList } from "../Clients/Client.js"
 import { Contact, ContactList } from "../Contacts/Contact.js"
 import { DocumentVersion, DocumentVersionList } from "../DocumentVersions/DocumentVersion.js"
@@ -16,25 +15,35 @@ import { Project, ProjectList } from "../Projects/Project.js"
  * encoded form; these properties fail the day a schema gains a field whose encoding differs (a
  * bigint, a transformation, an optional key with undefined).
  */
-const sameAsSchema = <A, I>(schema: Schema.Schema<A, I>) => (value: A) => {
-  expect(JSON.parse(JSON.stringify(value))).toEqual(Schema.encodeSync(schema)(value))
+const sameAsSchema = <S extends Schema.Codec<unknown, unknown>>(schema: S) => (value: S["Type"]) => {
+  expect(JSON.parse(JSON.stringify(value))).toEqual(withoutNegativeZero(Schema.encodeSync(Schema.toCodecJson(schema))(value)))
 }
 
+/** JSON has no -0 (`JSON.stringify(-0)` is "0"); the generator draws -0, the codec keeps it. */
+const withoutNegativeZero = (u: unknown): unknown =>
+  Object.is(u, -0)
+    ? 0
+    : Array.isArray(u)
+    ? u.map(withoutNegativeZero)
+    : u !== null && typeof u === "object"
+    ? Object.fromEntries(Object.entries(u).map(([k, v]) => [k, withoutNegativeZero(v)]))
+    : u
+
 describe("JSON text is the encoded form", () => {
-  it.prop("Client", [Arbitrary.make(Client)], ([value]) => sameAsSchema(Client)(value))
-  it.prop("Client list", [Arbitrary.make(ClientList)], ([value]) => sameAsSchema(ClientList)(value), { fastCheck: { numRuns: 30 } })
-  it.prop("Contact", [Arbitrary.make(Contact)], ([value]) => sameAsSchema(Contact)(value))
-  it.prop("Contact list", [Arbitrary.make(ContactList)], ([value]) => sameAsSchema(ContactList)(value), { fastCheck: { numRuns: 30 } })
-  it.prop("Project", [Arbitrary.make(Project)], ([value]) => sameAsSchema(Project)(value))
-  it.prop("Project list", [Arbitrary.make(ProjectList)], ([value]) => sameAsSchema(ProjectList)(value), { fastCheck: { numRuns: 30 } })
-  it.prop("Invoice", [Arbitrary.make(Invoice)], ([value]) => sameAsSchema(Invoice)(value), { fastCheck: { numRuns: 50 } })
-  it.prop("Invoice list", [Arbitrary.make(InvoiceList)], ([value]) => sameAsSchema(InvoiceList)(value), { fastCheck: { numRuns: 10 } })
-  it.prop("Payment", [Arbitrary.make(Payment)], ([value]) => sameAsSchema(Payment)(value))
-  it.prop("Payment list", [Arbitrary.make(PaymentList)], ([value]) => sameAsSchema(PaymentList)(value), { fastCheck: { numRuns: 30 } })
-  it.prop("Document version", [Arbitrary.make(DocumentVersion)], ([value]) => sameAsSchema(DocumentVersion)(value))
-  it.prop("Event day", [Arbitrary.make(EventDay)], ([value]) => sameAsSchema(EventDay)(value))
-  it.prop("Event day list", [Arbitrary.make(EventDayList)], ([value]) => sameAsSchema(EventDayList)(value), { fastCheck: { numRuns: 30 } })
-  it.prop("Timeline item", [Arbitrary.make(TimelineItem)], ([value]) => sameAsSchema(TimelineItem)(value))
-  it.prop("Timeline item list", [Arbitrary.make(TimelineItemList)], ([value]) => sameAsSchema(TimelineItemList)(value), { fastCheck: { numRuns: 20 } })
-  it.prop("Document version list", [Arbitrary.make(DocumentVersionList)], ([value]) => sameAsSchema(DocumentVersionList)(value), { fastCheck: { numRuns: 30 } })
+  it.prop("Client", [Client], ([value]) => sameAsSchema(Client)(value))
+  it.prop("Client list", [ClientList], ([value]) => sameAsSchema(ClientList)(value), { arbitrary: { runs: 30 } })
+  it.prop("Contact", [Contact], ([value]) => sameAsSchema(Contact)(value))
+  it.prop("Contact list", [ContactList], ([value]) => sameAsSchema(ContactList)(value), { arbitrary: { runs: 30 } })
+  it.prop("Project", [Project], ([value]) => sameAsSchema(Project)(value))
+  it.prop("Project list", [ProjectList], ([value]) => sameAsSchema(ProjectList)(value), { arbitrary: { runs: 30 } })
+  it.prop("Invoice", [Invoice], ([value]) => sameAsSchema(Invoice)(value), { arbitrary: { runs: 50 } })
+  it.prop("Invoice list", [InvoiceList], ([value]) => sameAsSchema(InvoiceList)(value), { arbitrary: { runs: 10 } })
+  it.prop("Payment", [Payment], ([value]) => sameAsSchema(Payment)(value))
+  it.prop("Payment list", [PaymentList], ([value]) => sameAsSchema(PaymentList)(value), { arbitrary: { runs: 30 } })
+  it.prop("Document version", [DocumentVersion], ([value]) => sameAsSchema(DocumentVersion)(value))
+  it.prop("Event day", [EventDay], ([value]) => sameAsSchema(EventDay)(value))
+  it.prop("Event day list", [EventDayList], ([value]) => sameAsSchema(EventDayList)(value), { arbitrary: { runs: 30 } })
+  it.prop("Timeline item", [TimelineItem], ([value]) => sameAsSchema(TimelineItem)(value))
+  it.prop("Timeline item list", [TimelineItemList], ([value]) => sameAsSchema(TimelineItemList)(value), { arbitrary: { runs: 20 } })
+  it.prop("Document version list", [DocumentVersionList], ([value]) => sameAsSchema(DocumentVersionList)(value), { arbitrary: { runs: 30 } })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { DateTime, IANAZone, Settings } from "luxon"
 import { CLOCK_TIME, clockMinutes, dayClock, formatClock, isTimeZone } from "./LocalTime.js"
 
@@ -41,7 +42,7 @@ const instantsShowing = (dateText: string, minutes: number, timeZone: string): A
 }
 
 describe("clock times", () => {
-  it.prop("HH:MM and minutes since midnight go both ways", [minuteOfDay, fc.integer({ min: -5, max: 5 })], ([m, days]) => {
+  prop("HH:MM and minutes since midnight go both ways", [minuteOfDay, fc.integer({ min: -5, max: 5 })], ([m, days]) => {
     const text = formatClock(m + days * 1440)
     expect(text).toMatch(CLOCK_TIME)
     expect(clockMinutes(text)).toBe(m)
@@ -65,7 +66,7 @@ describe("clock times", () => {
 })
 
 describe("dayClock", () => {
-  it.prop("instantOf is the instant the zone's clocks show; the later of two, forward over a gap", [date, zone, minuteOfDay], ([d, z, m]) => {
+  prop("instantOf is the instant the zone's clocks show; the later of two, forward over a gap", [date, zone, minuteOfDay], ([d, z, m]) => {
     const clock = dayClock(d, z)
     const found = instantsShowing(d, m, z)
     const instant = clock.instantOf(m)
@@ -82,7 +83,7 @@ describe("dayClock", () => {
     }
   }, { fastCheck: { numRuns: 300 } })
 
-  it.prop("every minute of a change day is where the zone's clocks show it", [fc.constantFrom(...CHANGE_DAYS), zone], ([d, z]) => {
+  prop("every minute of a change day is where the zone's clocks show it", [fc.constantFrom(...CHANGE_DAYS), zone], ([d, z]) => {
     const clock = dayClock(d, z)
     for (let m = 0; m < 1440; m += 15) {
       const found = instantsShowing(d, m, z)
@@ -118,13 +119,13 @@ describe("dayClock", () => {
     }
   })
 
-  it.prop("clockTimeOf is the zone's clock, near the day and far from it", [date, zone, fc.integer({ min: -7 * 1440, max: 8 * 1440 })], ([d, z, minutes]) => {
+  prop("clockTimeOf is the zone's clock, near the day and far from it", [date, zone, fc.integer({ min: -7 * 1440, max: 8 * 1440 })], ([d, z, minutes]) => {
     const clock = dayClock(d, z)
     const instant = clock.dayStart + minutes * MINUTE
     expect(clock.clockTimeOf(instant)).toBe(hhmm(instant, z))
   }, { fastCheck: { numRuns: 500 } })
 
-  it.prop("the day runs from its local midnight to the next one", [date, zone], ([d, z]) => {
+  prop("the day runs from its local midnight to the next one", [date, zone], ([d, z]) => {
     const clock = dayClock(d, z)
     const start = DateTime.fromISO(d, { zone: z }).startOf("day")
     expect(clock.dayStart).toBe(start.toMillis())

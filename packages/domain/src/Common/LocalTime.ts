@@ -10,7 +10,7 @@ import { IANAZone } from "luxon"
 export const isTimeZone = (name: string): boolean => IANAZone.isValidZone(name)
 
 /** `HH:MM`, 24-hour, 00:00 to 23:59. */
-export const CLOCK_TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/
+export const CLOCK_TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/u
 
 /** Minutes since midnight of a clock time `HH:MM`. */
 export const clockMinutes = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))

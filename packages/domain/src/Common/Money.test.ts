@@ -1,22 +1,23 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { divideRounded, fractionDigits, fromMinorUnits, hasAtMostDigits, roundHalfAwayFromZero, toMinorUnits, toScaled } from "./Money.js"
 
 const minor = fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 })
 
 describe("money", () => {
-  it.prop("minor → major → minor is exact", [minor, fc.constantFrom(0, 2, 3)], ([m, digits]) => {
+  prop("minor → major → minor is exact", [minor, fc.constantFrom(0, 2, 3)], ([m, digits]) => {
     expect(toMinorUnits(fromMinorUnits(m, digits), digits)).toBe(m)
   })
 
-  it.prop("a major amount never has more fraction digits than the currency allows", [minor], ([m]) => {
+  prop("a major amount never has more fraction digits than the currency allows", [minor], ([m]) => {
     const major = fromMinorUnits(m, 2)
     const text = String(major)
     const fraction = text.includes(".") ? text.split(".")[1].length : 0
     expect(fraction).toBeLessThanOrEqual(2)
   })
 
-  it.prop("rounding is half away from zero, symmetric, and within half a unit", [fc.double({ min: -1e12, max: 1e12, noNaN: true })], ([x]) => {
+  prop("rounding is half away from zero, symmetric, and within half a unit", [fc.double({ min: -1e12, max: 1e12, noNaN: true })], ([x]) => {
     const r = roundHalfAwayFromZero(x)
     expect(Number.isInteger(r)).toBe(true)
     expect(Math.abs(r - x)).toBeLessThanOrEqual(0.5)
@@ -54,7 +55,7 @@ const decimal = (m: bigint, digits: number): string => {
 describe("divideRounded", () => {
   // The definition: q is the integer nearest n/d (|n/d − q| <= 1/2, i.e. |n − q·d|·2 <= d), and on a
   // tie (n/d exactly halfway) q is the one farther from zero.
-  it.prop("is the nearest integer, ties away from zero", [big, divisor], ([n, d]) => {
+  prop("is the nearest integer, ties away from zero", [big, divisor], ([n, d]) => {
     const q = divideRounded(n, d)
     const twiceError = abs(n - q * d) * 2n
     expect(twiceError <= d).toBe(true)
@@ -62,12 +63,12 @@ describe("divideRounded", () => {
   })
 
   // Half away from zero is symmetric: rounding −n is −(rounding n), never a step towards +∞.
-  it.prop("is odd: divideRounded(−n, d) = −divideRounded(n, d)", [big, divisor], ([n, d]) => {
+  prop("is odd: divideRounded(−n, d) = −divideRounded(n, d)", [big, divisor], ([n, d]) => {
     expect(divideRounded(-n, d)).toBe(-divideRounded(n, d))
   })
 
   // An exact quotient is returned unchanged.
-  it.prop("is exact on multiples", [big, divisor], ([q, d]) => {
+  prop("is exact on multiples", [big, divisor], ([q, d]) => {
     expect(divideRounded(q * d, d)).toBe(q)
   })
 
@@ -89,14 +90,14 @@ describe("divideRounded", () => {
 describe("toScaled and hasAtMostDigits", () => {
   // Any decimal with at most `digits` fraction digits (up to 10^15 scaled, inside a double's exact
   // range) parses to a number whose scaled value is exactly the integer it was written from.
-  it.prop("toScaled reads back the decimal a number was written as", [fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 0, max: 6 })], ([m, digits]) => {
+  prop("toScaled reads back the decimal a number was written as", [fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 0, max: 6 })], ([m, digits]) => {
     const value = Number(decimal(m, digits))
     expect(toScaled(value, digits)).toBe(m)
     expect(hasAtMostDigits(value, digits)).toBe(true)
   })
 
   // A decimal whose last written digit is not 0 has exactly that many digits: one fewer is refused.
-  it.prop("hasAtMostDigits refuses one digit too many", [fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 1, max: 6 })], ([m, digits]) => {
+  prop("hasAtMostDigits refuses one digit too many", [fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 1, max: 6 })], ([m, digits]) => {
     fc.pre(m % 10n !== 0n)
     expect(hasAtMostDigits(Number(decimal(m, digits)), digits - 1)).toBe(false)
   })

@@ -5,34 +5,28 @@ export const MAX_PAGE_SIZE = 100
 export const DEFAULT_PAGE_SIZE = 25
 
 export const PaginationMeta = Schema.Struct({
-  page: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
-  pageSize: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
-  total: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  totalPages: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
+  page: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  pageSize: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  total: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  totalPages: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   hasMore: Schema.Boolean
-}).annotations({ identifier: "PaginationMeta" })
+}).annotate({ identifier: "PaginationMeta" })
 export type PaginationMeta = typeof PaginationMeta.Type
 
 /** The list envelope: `{ data, pagination }`. */
-export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>, identifier: string) =>
-  Schema.Struct({ data: Schema.Array(item), pagination: PaginationMeta }).annotations({ identifier })
+export const ListOf = <S extends Schema.Top>(item: S, identifier: string) =>
+  Schema.Struct({ data: Schema.Array(item), pagination: PaginationMeta }).annotate({ identifier })
 
-const Page = IntFromString.pipe(
-  Schema.compose(Schema.Number.pipe(Schema.greaterThanOrEqualTo(1, { message: () => "must be 1 or more" })))
-)
-const PageSize = IntFromString.pipe(
-  Schema.compose(
-    Schema.Number.pipe(
-      Schema.between(1, MAX_PAGE_SIZE, { message: () => `must be between 1 and ${MAX_PAGE_SIZE}` })
-    )
-  )
+const Page = IntFromString.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" }))
+const PageSize = IntFromString.check(
+  Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_SIZE }, { message: `must be between 1 and ${MAX_PAGE_SIZE}` })
 )
 
 /** Query parameters every list takes. */
 export const ListParams = {
-  page: Schema.optional(Page),
-  pageSize: Schema.optional(PageSize),
-  updatedSince: Schema.optional(DateTimeParam)
+  page: Schema.optionalKey(Page),
+  pageSize: Schema.optionalKey(PageSize),
+  updatedSince: Schema.optionalKey(DateTimeParam)
 }
 
 export interface PageRequest {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { countRequest, decide, rateLimitHeaders, type RateWindow, WINDOW_MS } from "./RateLimit.js"
 
 /** Request times: a start and increasing gaps, some far beyond a window. */
@@ -11,7 +12,7 @@ const times = fc.tuple(
 const limit = fc.integer({ min: 1, max: 50 })
 
 describe("rate-limit windows", () => {
-  it.prop("never more than the limit accepted in one window; remaining never negative; reset in the future", [times, limit], ([ts, max]) => {
+  prop("never more than the limit accepted in one window; remaining never negative; reset in the future", [times, limit], ([ts, max]) => {
     let window: RateWindow | undefined
     const acceptedIn = new Map<number, number>()
     for (const now of ts) {
@@ -27,7 +28,7 @@ describe("rate-limit windows", () => {
     for (const accepted of acceptedIn.values()) expect(accepted).toBeLessThanOrEqual(max)
   })
 
-  it.prop("a window allows exactly the first `limit` requests, then refuses until it ends", [limit, fc.integer({ min: 0, max: 1e12 })], ([max, start]) => {
+  prop("a window allows exactly the first `limit` requests, then refuses until it ends", [limit, fc.integer({ min: 0, max: 1e12 })], ([max, start]) => {
     let window: RateWindow | undefined
     const allowed: Array<boolean> = []
     for (let i = 0; i < max + 5; i++) {

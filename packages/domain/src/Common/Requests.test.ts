@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { clientAddressOf, isCanonicalPath, jsonDepth } from "./Requests.js"
 
 /** The depth as a recursive definition would say it, for values small enough to recurse over. */
@@ -16,11 +17,11 @@ const canonical = fc.array(segment, { minLength: 1, maxLength: 6 }).map((segment
 const percentEncode = (c: string) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`
 
 describe("jsonDepth", () => {
-  it.prop("equals the recursive depth of any JSON value, whatever its strings hold", [fc.jsonValue({ maxDepth: 12 })], ([value]) => {
+  prop("equals the recursive depth of any JSON value, whatever its strings hold", [fc.jsonValue({ maxDepth: 12 })], ([value]) => {
     expect(jsonDepth(JSON.stringify(value))).toBe(depthOf(value))
   })
 
-  it.prop("counts nesting of any depth without recursing", [fc.integer({ min: 0, max: 500_000 }), fc.boolean()], ([n, objects]) => {
+  prop("counts nesting of any depth without recursing", [fc.integer({ min: 0, max: 500_000 }), fc.boolean()], ([n, objects]) => {
     const text = objects ? `${"{\"a\":".repeat(n)}1${"}".repeat(n)}` : `${"[".repeat(n)}${"]".repeat(n)}`
     expect(jsonDepth(text)).toBe(n)
   })
@@ -32,15 +33,15 @@ describe("jsonDepth", () => {
 })
 
 describe("isCanonicalPath", () => {
-  it.prop("a path of plain segments is canonical", [canonical], ([path]) => {
+  prop("a path of plain segments is canonical", [canonical], ([path]) => {
     expect(isCanonicalPath(path)).toBe(true)
   })
 
-  it.prop("percent-escapes of reserved characters (in an id, say) stay canonical", [canonical, fc.constantFrom("%20", "%2F", "%3A", "%E2%82%AC")], ([path, escape]) => {
+  prop("percent-escapes of reserved characters (in an id, say) stay canonical", [canonical, fc.constantFrom("%20", "%2F", "%3A", "%E2%82%AC")], ([path, escape]) => {
     expect(isCanonicalPath(`${path}${escape}`)).toBe(true)
   })
 
-  it.prop(
+  prop(
     "every other spelling of a canonical path is not canonical",
     [canonical, fc.nat(), fc.constantFrom("empty", "trailing", "dot", "dotdot", "escape", "badEscape")],
     ([path, at, how]) => {
@@ -82,7 +83,7 @@ describe("isCanonicalPath", () => {
 describe("clientAddressOf", () => {
   const address = fc.oneof(fc.ipV4(), fc.ipV6())
 
-  it.prop(
+  prop(
     "behind N trusted proxies, whatever the client writes into X-Forwarded-For, the address is the one the outermost trusted proxy saw",
     [fc.array(fc.string({ maxLength: 20 }).filter((s) => !s.includes(",")), { maxLength: 5 }), address, fc.array(address, { maxLength: 4 }), address],
     ([spoofed, seen, innerProxies, socket]) => {
@@ -93,7 +94,7 @@ describe("clientAddressOf", () => {
     }
   )
 
-  it.prop("without trusted proxies the header is never read", [fc.option(fc.string()), address], ([header, socket]) => {
+  prop("without trusted proxies the header is never read", [fc.option(fc.string()), address], ([header, socket]) => {
     expect(clientAddressOf(socket, header ?? undefined, 0)).toBe(socket)
   })
 

@@ -1,12 +1,12 @@
 import { Schema } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { BoundedString, DateTime, Email, MaxString, strict, Uuid } from "../Common/Values.js"
+import { BoundedString, DateTime, Email, MaxString, Uuid } from "../Common/Values.js"
 
 export const ContactId = Uuid.pipe(Schema.brand("ContactId"))
 export type ContactId = typeof ContactId.Type
 
-export const ContactRole = Schema.Literal("primary", "billing", "other")
+export const ContactRole = Schema.Literals(["primary", "billing", "other"])
 export type ContactRole = typeof ContactRole.Type
 
 export class Contact extends Schema.Class<Contact>("Contact")({
@@ -35,29 +35,29 @@ const fields = {
 
 export const ContactCreate = Schema.Struct({
   name: fields.name,
-  email: Schema.optional(fields.email),
-  phone: Schema.optional(fields.phone),
-  title: Schema.optional(fields.title),
-  role: Schema.optional(fields.role),
-  isPrimary: Schema.optional(fields.isPrimary),
-  clientId: Schema.optional(fields.clientId)
-}).annotations({ ...strict, identifier: "ContactCreate" })
+  email: Schema.optionalKey(fields.email),
+  phone: Schema.optionalKey(fields.phone),
+  title: Schema.optionalKey(fields.title),
+  role: Schema.optionalKey(fields.role),
+  isPrimary: Schema.optionalKey(fields.isPrimary),
+  clientId: Schema.optionalKey(fields.clientId)
+}).annotate({ identifier: "ContactCreate" })
 export type ContactCreate = typeof ContactCreate.Type
 
 export const ContactUpdate = Schema.Struct({
-  name: Schema.optional(fields.name),
-  email: Schema.optional(fields.email),
-  phone: Schema.optional(fields.phone),
-  title: Schema.optional(fields.title),
-  role: Schema.optional(fields.role),
-  isPrimary: Schema.optional(fields.isPrimary),
-  clientId: Schema.optional(fields.clientId)
-}).annotations({ ...strict, identifier: "ContactUpdate" })
+  name: Schema.optionalKey(fields.name),
+  email: Schema.optionalKey(fields.email),
+  phone: Schema.optionalKey(fields.phone),
+  title: Schema.optionalKey(fields.title),
+  role: Schema.optionalKey(fields.role),
+  isPrimary: Schema.optionalKey(fields.isPrimary),
+  clientId: Schema.optionalKey(fields.clientId)
+}).annotate({ identifier: "ContactUpdate" })
 export type ContactUpdate = typeof ContactUpdate.Type
 
 export const ContactListParams = Schema.Struct({
   ...ListParams,
-  clientId: Schema.optional(ClientId)
+  clientId: Schema.optionalKey(ClientId)
 })
 
 export const ContactList = ListOf(Contact, "ContactList")

@@ -5,13 +5,13 @@ import { DateTime, Uuid } from "../Common/Values.js"
 export const DocumentVersionId = Uuid.pipe(Schema.brand("DocumentVersionId"))
 export type DocumentVersionId = typeof DocumentVersionId.Type
 
-export const DocumentType = Schema.Literal("smart-file", "invoice", "standalone-contract")
+export const DocumentType = Schema.Literals(["smart-file", "invoice", "standalone-contract"])
 export type DocumentType = typeof DocumentType.Type
 
-export const VersionStatus = Schema.Literal("issued", "superseded", "voided")
+export const VersionStatus = Schema.Literals(["issued", "superseded", "voided"])
 export type VersionStatus = typeof VersionStatus.Type
 
-export const DocumentRef = Schema.Struct({ relationTo: Schema.String, value: Schema.String }).annotations({
+export const DocumentRef = Schema.Struct({ relationTo: Schema.String, value: Schema.String }).annotate({
   identifier: "DocumentRef",
   description: "The document as a typed reference: its collection (invoices, ...) and its id"
 })
@@ -28,12 +28,12 @@ export class DocumentVersion extends Schema.Class<DocumentVersion>("DocumentVers
   versionNumber: Schema.Int,
   subVersionNumber: Schema.Int,
   versionStatus: VersionStatus,
-  contentHash: Schema.String.annotations({ description: "Lowercase hex SHA-256 of the canonical JSON of what the client sees" }),
+  contentHash: Schema.String.annotate({ description: "Lowercase hex SHA-256 of the canonical JSON of what the client sees" }),
   currency: Schema.String,
   issuedAt: Schema.NullOr(DateTime),
   viewedAt: Schema.NullOr(DateTime),
   acceptedAt: Schema.NullOr(DateTime),
-  acceptedBy: Schema.NullOr(Schema.Literal("client", "operator", "signing", "backfill")),
+  acceptedBy: Schema.NullOr(Schema.Literals(["client", "operator", "signing", "backfill"])),
   supersededAt: Schema.NullOr(DateTime),
   supersededByVersionId: Schema.NullOr(DocumentVersionId),
   voidedAt: Schema.NullOr(DateTime),
@@ -47,9 +47,9 @@ export class DocumentVersion extends Schema.Class<DocumentVersion>("DocumentVers
 
 export const DocumentVersionListParams = Schema.Struct({
   ...ListParams,
-  documentType: Schema.optional(DocumentType),
-  documentId: Schema.optional(Uuid),
-  versionStatus: Schema.optional(VersionStatus)
+  documentType: Schema.optionalKey(DocumentType),
+  documentId: Schema.optionalKey(Uuid),
+  versionStatus: Schema.optionalKey(VersionStatus)
 })
 
 export const DocumentVersionList = ListOf(DocumentVersion, "DocumentVersionList")

@@ -1,8 +1,8 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ContactId } from "../Contacts/Contact.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { BoundedString, DateOnly, DateTime, MaxString, MoneyAmount, Percent, strict, Uuid } from "../Common/Values.js"
+import { BoundedString, DateOnly, DateTime, generatedWhole, MaxString, MoneyAmount, Percent, Uuid } from "../Common/Values.js"
 import { ProjectId } from "../Projects/Project.js"
 import { InvoiceStatuses } from "./Settlement.js"
 import { QUANTITY_DIGITS } from "./Totals.js"
@@ -13,7 +13,7 @@ export type InvoiceId = typeof InvoiceId.Type
 export const InvoiceLineItemId = Uuid.pipe(Schema.brand("InvoiceLineItemId"))
 export type InvoiceLineItemId = typeof InvoiceLineItemId.Type
 
-export const InvoiceStatus = Schema.Literal(...InvoiceStatuses)
+export const InvoiceStatus = Schema.Literals(InvoiceStatuses)
 export type InvoiceStatus = typeof InvoiceStatus.Type
 
 /** The organization's currency: USD until organizations have settings. */
@@ -24,19 +24,18 @@ export const MAX_LINE_ITEMS = 500
 export const MAX_PROJECT_IDS = 50
 
 /** An amount of money in a response: any sign (a balance can be negative when overpaid), exact to the cent. */
-export const Amount = Schema.Finite.annotations({
-  description: "An amount in the invoice's currency (major units, exact to its minor unit)",
-  arbitrary: () => (fc) => fc.integer({ min: -100_000_000_000, max: 100_000_000_000 }).map((minor) => minor / 100)
+export const Amount = Schema.Finite.annotate({
+  description: "An amount in the invoice's currency (major units, exact to its minor unit)"
 })
 
 export class InvoiceLineItem extends Schema.Class<InvoiceLineItem>("InvoiceLineItem")({
   id: InvoiceLineItemId,
   description: Schema.String,
-  quantity: Schema.Finite.annotations({ arbitrary: () => (fc) => fc.integer({ min: 1, max: 10_000_000 }).map((n) => n / 10_000) }),
+  quantity: Schema.Finite,
   unitPrice: Amount,
   taxable: Schema.Boolean,
-  discountPercent: Schema.NullOr(Schema.Finite.annotations({ arbitrary: () => (fc) => fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10_000) })),
-  total: Amount.annotations({ description: "round(quantity × unitPrice) less the line's discount, before tax" })
+  discountPercent: Schema.NullOr(Schema.Finite),
+  total: Amount.annotate({ description: "round(quantity × unitPrice) less the line's discount, before tax" })
 }) {}
 
 export class Invoice extends Schema.Class<Invoice>("Invoice")({
@@ -67,32 +66,33 @@ export class Invoice extends Schema.Class<Invoice>("Invoice")({
 }) {}
 
 /** A quantity: more than 0, at most 1,000,000, at most 4 decimal places. */
-export const Quantity = Schema.Number.pipe(
-  Schema.finite({ message: () => "must be a finite number" }),
-  Schema.greaterThan(0, { message: () => "must be more than 0" }),
-  Schema.lessThanOrEqualTo(1_000_000, { message: () => "must be at most 1000000" }),
-  Schema.filter((n) => Number(n.toFixed(QUANTITY_DIGITS)) === n, {
-    message: () => `must have at most ${QUANTITY_DIGITS} decimal places`
+export const Quantity = Schema.Number.check(
+  Schema.isFinite({ message: "must be a finite number" }),
+  Schema.isGreaterThan(0, { message: "must be more than 0" }),
+  Schema.isLessThanOrEqualTo(1_000_000, { message: "must be at most 1000000" }),
+  Schema.makeFilter((n: number) => Number(n.toFixed(QUANTITY_DIGITS)) === n, {
+    message: `must have at most ${QUANTITY_DIGITS} decimal places`,
+    ...generatedWhole
   })
-).annotations({ arbitrary: () => (fc) => fc.integer({ min: 1, max: 10_000_000 }).map((n) => n / 10_000) })
+)
 
 export const InvoiceLineItemInput = Schema.Struct({
   description: BoundedString(1, 500),
   quantity: Quantity,
   unitPrice: MoneyAmount,
-  taxable: Schema.optional(Schema.Boolean),
-  discountPercent: Schema.optional(Schema.NullOr(Percent))
-}).annotations({ ...strict, identifier: "InvoiceLineItemInput" })
+  taxable: Schema.optionalKey(Schema.Boolean),
+  discountPercent: Schema.optionalKey(Schema.NullOr(Percent))
+}).annotate({ identifier: "InvoiceLineItemInput" })
 export type InvoiceLineItemInput = typeof InvoiceLineItemInput.Type
 
-const LineItems = Schema.Array(InvoiceLineItemInput).pipe(
-  Schema.minItems(1, { message: () => "must have at least 1 line item" }),
-  Schema.maxItems(MAX_LINE_ITEMS, { message: () => `must have at most ${MAX_LINE_ITEMS} line items` })
+const LineItems = Schema.Array(InvoiceLineItemInput).check(
+  Schema.isMinLength(1, { message: "must have at least 1 line item" }),
+  Schema.isMaxLength(MAX_LINE_ITEMS, { message: `must have at most ${MAX_LINE_ITEMS} line items` })
 )
 
-const ProjectIds = Schema.Array(ProjectId).pipe(
-  Schema.maxItems(MAX_PROJECT_IDS, { message: () => `must have at most ${MAX_PROJECT_IDS} projects` }),
-  Schema.filter((ids) => new Set(ids).size === ids.length, { message: () => "must not name a project twice" })
+const ProjectIds = Schema.Array(ProjectId).check(
+  Schema.isMaxLength(MAX_PROJECT_IDS, { message: `must have at most ${MAX_PROJECT_IDS} projects` }),
+  Schema.makeFilter((ids: ReadonlyArray<string>) => new Set(ids).size === ids.length, { message: "must not name a project twice" })
 )
 
 const Subject = MaxString(500)
@@ -107,61 +107,61 @@ export const DUE_DATE_MESSAGE = "must be on or after issueDate"
 
 /** The optional fields of an invoice that create, update and reissue bodies all take. */
 const optionalFields = {
-  billingContactId: Schema.optional(Schema.NullOr(ContactId)),
-  projectIds: Schema.optional(ProjectIds),
-  subject: Schema.optional(Schema.NullOr(Subject)),
-  issueDate: Schema.optional(DateOnly),
-  dueDate: Schema.optional(DateOnly),
-  paymentTerms: Schema.optional(Schema.NullOr(PaymentTerms)),
-  notes: Schema.optional(Schema.NullOr(Notes))
+  billingContactId: Schema.optionalKey(Schema.NullOr(ContactId)),
+  projectIds: Schema.optionalKey(ProjectIds),
+  subject: Schema.optionalKey(Schema.NullOr(Subject)),
+  issueDate: Schema.optionalKey(DateOnly),
+  dueDate: Schema.optionalKey(DateOnly),
+  paymentTerms: Schema.optionalKey(Schema.NullOr(PaymentTerms)),
+  notes: Schema.optionalKey(Schema.NullOr(Notes))
 }
 
-/** A body with those fields: dates in order, unknown fields refused. */
-const invoiceBody = <Fields extends Schema.Struct.Fields>(fields: Fields, identifier: string) =>
-  Schema.Struct(fields).pipe(
-    Schema.filter((i: { readonly issueDate?: string | undefined; readonly dueDate?: string | undefined }) =>
-      invoiceDatesInOrder(i) || { path: ["dueDate"], message: DUE_DATE_MESSAGE }
-    ),
-    Schema.annotations({ ...strict, identifier })
-  )
+/** The check of every invoice body: dates in order. */
+const datesInOrder = Schema.makeFilter((i: { readonly issueDate?: string; readonly dueDate?: string }) =>
+  invoiceDatesInOrder(i) || { path: ["dueDate"], issue: DUE_DATE_MESSAGE }
+)
 
-export const InvoiceCreate = invoiceBody({
+export const InvoiceCreate = Schema.Struct({
   clientId: ClientId,
   lineItems: LineItems,
-  status: Schema.optional(Schema.Literal("draft", "sent").annotations({
-    message: () => "must be draft or sent; an invoice becomes paid from its payments"
+  status: Schema.optionalKey(Schema.Literals(["draft", "sent"]).annotate({
+    message: "must be draft or sent; an invoice becomes paid from its payments"
   })),
   ...optionalFields
-}, "InvoiceCreate")
+}).check(datesInOrder).annotate({ identifier: "InvoiceCreate" })
 export type InvoiceCreate = typeof InvoiceCreate.Type
 
-export const InvoiceUpdate = invoiceBody({
-  status: Schema.optional(Schema.Literal("sent", "void").annotations({
-    message: () => "must be sent or void; paid and written_off are set by the system from payments"
+export const InvoiceUpdate = Schema.Struct({
+  status: Schema.optionalKey(Schema.Literals(["sent", "void"]).annotate({
+    message: "must be sent or void; paid and written_off are set by the system from payments"
   })),
   ...optionalFields
-}, "InvoiceUpdate")
+}).check(datesInOrder).annotate({ identifier: "InvoiceUpdate" })
 export type InvoiceUpdate = typeof InvoiceUpdate.Type
 
 /**
  * The body of `POST /invoices/{id}/reissue`: what the corrected copy changes. Every field is optional;
  * what is not given is copied from the invoice replaced (the client never changes).
  */
-export const InvoiceReissue = invoiceBody({ lineItems: Schema.optional(LineItems), ...optionalFields }, "InvoiceReissue")
+export const InvoiceReissue = Schema.Struct({ lineItems: Schema.optionalKey(LineItems), ...optionalFields })
+  .check(datesInOrder)
+  .annotate({ identifier: "InvoiceReissue" })
 export type InvoiceReissue = typeof InvoiceReissue.Type
 
 /** `true` or `false` in a query string. */
-export const BooleanParam = Schema.Literal("true", "false").pipe(
-  Schema.annotations({ message: () => "must be true or false" }),
-  Schema.transform(Schema.Boolean, { strict: true, decode: (s) => s === "true", encode: (b) => (b ? "true" : "false") })
+export const BooleanParam = Schema.Literals(["true", "false"]).annotate({ message: "must be true or false" }).pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({ decode: (s: "true" | "false") => s === "true", encode: (b: boolean) => (b ? "true" : "false") })
+  )
 )
 
 export const InvoiceListParams = Schema.Struct({
   ...ListParams,
-  clientId: Schema.optional(ClientId),
-  status: Schema.optional(InvoiceStatus),
-  overdue: Schema.optional(BooleanParam),
-  supersedesInvoice: Schema.optional(InvoiceId)
+  clientId: Schema.optionalKey(ClientId),
+  status: Schema.optionalKey(InvoiceStatus),
+  overdue: Schema.optionalKey(BooleanParam),
+  supersedesInvoice: Schema.optionalKey(InvoiceId)
 })
 
 export const InvoiceList = ListOf(Invoice, "InvoiceList")

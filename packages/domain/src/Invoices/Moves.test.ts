@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import { Result } from "effect"
+import * as fc from "fast-check"
 import { checkPayment, type PaymentRequest } from "../Payments/Rules.js"
 import { checkChangeable, checkDeletable, decideMove, decideReissue, type Move, type Refusal } from "./Moves.js"
 import { type InvoiceStatusValue, InvoiceStatuses, type MoneyRecord, settle } from "./Settlement.js"
@@ -23,8 +24,8 @@ const table = (status: InvoiceStatusValue, requested: Requested, money: number):
   return status === "paid" ? "conflict: refund first" : "conflict"
 }
 
-const outcome = (result: Either.Either<Move, Refusal>): Expected =>
-  Either.isRight(result) ? result.right : result.left.kind
+const outcome = (result: Result.Result<Move, Refusal>): Expected =>
+  Result.isSuccess(result) ? result.success : result.failure.kind
 
 const requested = fc.constantFrom<Requested>(undefined, ...InvoiceStatuses)
 const status = fc.constantFrom(...InvoiceStatuses)
@@ -36,7 +37,7 @@ describe("the move table (rule 4)", () => {
     const result = decideMove({ status: s, amountPaid: m }, r)
     if (expected === "conflict: refund first") {
       expect(outcome(result), `${s} + PATCH ${r} with ${m}`).toBe("conflict")
-      if (Either.isLeft(result)) expect(result.left.message).toMatch(/refund/i)
+      if (Result.isFailure(result)) expect(result.failure.message).toMatch(/refund/i)
     } else {
       expect(outcome(result), `${s} + PATCH ${r} with ${m}`).toBe(expected)
     }
@@ -49,45 +50,45 @@ describe("the move table (rule 4)", () => {
   })
 
   // The same for any amount of money on the invoice.
-  it.prop("decideMove is the table, any money", [status, requested, money], ([s, r, m]) => checkCell(s, r, m))
+  prop("decideMove is the table, any money", [status, requested, money], ([s, r, m]) => checkCell(s, r, m))
 
   // paid, written_off and draft are never accepted from a client: 400 invalid, except on a void
   // invoice, which refuses every PATCH with 409 first.
-  it.prop("paid, written_off and draft are never accepted", [status, fc.constantFrom<Requested>("paid", "written_off", "draft"), money], ([s, r, m]) => {
+  prop("paid, written_off and draft are never accepted", [status, fc.constantFrom<Requested>("paid", "written_off", "draft"), money], ([s, r, m]) => {
     const result = decideMove({ status: s, amountPaid: m }, r)
-    expect(Either.isLeft(result)).toBe(true)
-    if (Either.isLeft(result)) expect(result.left.kind).toBe(s === "void" ? "conflict" : "invalid")
+    expect(Result.isFailure(result)).toBe(true)
+    if (Result.isFailure(result)) expect(result.failure.kind).toBe(s === "void" ? "conflict" : "invalid")
   })
 
   // void is terminal: nothing about a void invoice can change.
-  it.prop("void is terminal", [requested, money], ([r, m]) => {
+  prop("void is terminal", [requested, money], ([r, m]) => {
     expect(outcome(decideMove({ status: "void", amountPaid: m }, r))).toBe("conflict")
-    expect(Either.isLeft(checkChangeable({ status: "void", amountPaid: m }))).toBe(true)
+    expect(Result.isFailure(checkChangeable({ status: "void", amountPaid: m }))).toBe(true)
   })
 
   // Every other status can change (the PATCH of another field is allowed).
-  it.prop("every status but void is changeable", [status.filter((s) => s !== "void"), money], ([s, m]) => {
-    expect(Either.isRight(checkChangeable({ status: s, amountPaid: m }))).toBe(true)
+  prop("every status but void is changeable", [status.filter((s) => s !== "void"), money], ([s, m]) => {
+    expect(Result.isSuccess(checkChangeable({ status: s, amountPaid: m }))).toBe(true)
   })
 
   // Voiding an invoice with money on it is a 409 that says to refund first.
-  it.prop("void with money is a conflict that says to refund first", [fc.constantFrom<InvoiceStatusValue>("sent", "paid"), money.filter((m) => m !== 0)], ([s, m]) => {
+  prop("void with money is a conflict that says to refund first", [fc.constantFrom<InvoiceStatusValue>("sent", "paid"), money.filter((m) => m !== 0)], ([s, m]) => {
     const result = decideMove({ status: s, amountPaid: m }, "void")
-    expect(Either.isLeft(result) && result.left.kind).toBe("conflict")
-    if (Either.isLeft(result)) expect(result.left.message).toMatch(/refund/i)
+    expect(Result.isFailure(result) && result.failure.kind).toBe("conflict")
+    if (Result.isFailure(result)) expect(result.failure.message).toMatch(/refund/i)
   })
 
   // Reissue takes a sent invoice without money (voiding it) or a void one (nothing to do), once.
-  it.prop("reissue", [status, fc.oneof(fc.constant(0), money), fc.boolean()], ([s, m, replaced]) => {
+  prop("reissue", [status, fc.oneof(fc.constant(0), money), fc.boolean()], ([s, m, replaced]) => {
     const result = decideReissue({ status: s, amountPaid: m, replaced })
     const expected = replaced ? "conflict" : s === "void" ? "none" : s === "sent" && m === 0 ? "void" : "conflict"
-    expect(Either.isRight(result) ? result.right : result.left.kind).toBe(expected)
-    if (!replaced && s === "sent" && m !== 0 && Either.isLeft(result)) expect(result.left.message).toMatch(/refund/i)
+    expect(Result.isSuccess(result) ? result.success : result.failure.kind).toBe(expected)
+    if (!replaced && s === "sent" && m !== 0 && Result.isFailure(result)) expect(result.failure.message).toMatch(/refund/i)
   })
 
   // Only a draft that no payment ever touched can be deleted.
-  it.prop("delete: drafts without payments only", [status, fc.nat({ max: 5 })], ([s, paymentCount]) => {
-    expect(Either.isRight(checkDeletable({ status: s, paymentCount }))).toBe(s === "draft" && paymentCount === 0)
+  prop("delete: drafts without payments only", [status, fc.nat({ max: 5 })], ([s, paymentCount]) => {
+    expect(Result.isSuccess(checkDeletable({ status: s, paymentCount }))).toBe(s === "draft" && paymentCount === 0)
   })
 })
 
@@ -172,17 +173,17 @@ const runWalk = (total: number, ops: ReadonlyArray<Op>): Array<string> => {
       case "patch": {
         cause = `patch ${o.status ?? "other"}`
         const result = decideMove(state, o.status)
-        if (before.status === "void") expect(Either.isLeft(result) && result.left.kind).toBe("conflict")
+        if (before.status === "void") expect(Result.isFailure(result) && result.failure.kind).toBe("conflict")
         if (o.status === "paid" || o.status === "written_off" || o.status === "draft") {
-          expect(Either.isLeft(result) && result.left.kind).toBe(before.status === "void" ? "conflict" : "invalid")
+          expect(Result.isFailure(result) && result.failure.kind).toBe(before.status === "void" ? "conflict" : "invalid")
         }
         if (o.status === "void" && before.amountPaid !== 0) {
-          expect(Either.isLeft(result) && result.left.kind).toBe("conflict")
-          if (Either.isLeft(result)) expect(result.left.message).toMatch(/refund/i)
+          expect(Result.isFailure(result) && result.failure.kind).toBe("conflict")
+          if (Result.isFailure(result)) expect(result.failure.message).toMatch(/refund/i)
         }
-        if (Either.isRight(result)) {
-          if (result.right === "send") m.sentAt = now()
-          if (result.right === "void") m.voidedAt = now()
+        if (Result.isSuccess(result)) {
+          if (result.success === "send") m.sentAt = now()
+          if (result.success === "void") m.voidedAt = now()
           // the other fields of the PATCH: the lines (and so the total) change only on a draft here
           if (o.total !== undefined && before.status === "draft") m.total = o.total
         }
@@ -191,11 +192,11 @@ const runWalk = (total: number, ops: ReadonlyArray<Op>): Array<string> => {
       case "pay": {
         const request: PaymentRequest = { kind: "payment", amount: o.amount, currency: CURRENCY, clientId: o.foreign ? "client-2" : CLIENT, refundOfId: undefined }
         const result = checkPayment(request, invoice, undefined)
-        if (o.foreign) expect(Either.isLeft(result) && result.left.detail).toBe("payment_client_mismatch")
+        if (o.foreign) expect(Result.isFailure(result) && result.failure.detail).toBe("payment_client_mismatch")
         else if (before.status !== "sent" && before.status !== "paid") {
-          expect(Either.isLeft(result) && result.left.detail).toBe("payment_target_not_collectible")
-        } else expect(Either.isRight(result)).toBe(true)
-        if (Either.isRight(result)) {
+          expect(Result.isFailure(result) && result.failure.detail).toBe("payment_target_not_collectible")
+        } else expect(Result.isSuccess(result)).toBe(true)
+        if (Result.isSuccess(result)) {
           const id = `p${String(step).padStart(3, "0")}`
           m.records.push({ id, amount: o.amount, status: o.outcome, createdAt: now() })
           if (o.outcome === "succeeded") m.payments.push({ id, amount: o.amount, refunded: 0 })
@@ -207,17 +208,17 @@ const runWalk = (total: number, ops: ReadonlyArray<Op>): Array<string> => {
         const request: PaymentRequest = { kind: "refund", amount: -o.amount, currency: CURRENCY, clientId: CLIENT, refundOfId: target?.id ?? "nothing" }
         const original = target && { kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: target.amount, refunded: target.refunded }
         const result = checkPayment(request, invoice, original)
-        if (Either.isRight(result) && target !== undefined) {
+        if (Result.isSuccess(result) && target !== undefined) {
           m.records.push({ id: `r${String(step).padStart(3, "0")}`, amount: -o.amount, status: "succeeded", createdAt: now() })
           target.refunded += o.amount
         } else {
-          expect(Either.isLeft(result)).toBe(true)
+          expect(Result.isFailure(result)).toBe(true)
         }
         break
       }
       case "adjust": {
         const request: PaymentRequest = { kind: "adjustment", amount: o.amount, currency: CURRENCY, clientId: CLIENT, refundOfId: undefined }
-        if (Either.isRight(checkPayment(request, invoice, undefined))) {
+        if (Result.isSuccess(checkPayment(request, invoice, undefined))) {
           m.records.push({ id: `a${String(step).padStart(3, "0")}`, amount: o.amount, status: "succeeded", createdAt: now() })
           if (o.amount < 0) negativeAdjustment = true
         }
@@ -225,9 +226,9 @@ const runWalk = (total: number, ops: ReadonlyArray<Op>): Array<string> => {
       }
       case "reissue": {
         const result = decideReissue({ ...state, replaced: m.replaced })
-        if (Either.isRight(result)) {
+        if (Result.isSuccess(result)) {
           m.replaced = true
-          if (result.right === "void") m.voidedAt = now()
+          if (result.success === "void") m.voidedAt = now()
         }
         break
       }
@@ -253,7 +254,7 @@ const runWalk = (total: number, ops: ReadonlyArray<Op>): Array<string> => {
 
 describe("a walk through moves and payments (rule 4)", () => {
   // Only the table's moves ever happen, however PATCHes, payments, refunds and reissues interleave.
-  it.prop("only the table's moves happen", [fc.constantFrom(0, 500, 1_000, 2_500), fc.array(op, { maxLength: 40, size: "max" })], ([total, ops]) => {
+  prop("only the table's moves happen", [fc.constantFrom(0, 500, 1_000, 2_500), fc.array(op, { maxLength: 40, size: "max" })], ([total, ops]) => {
     for (const change of runWalk(total, ops)) seen.add(change)
   }, { fastCheck: { numRuns: 400 } })
 

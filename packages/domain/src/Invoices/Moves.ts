@@ -12,7 +12,7 @@
  * paid and written_off are set by the system, never by a client (400), and so is draft.
  * Reissue (POST /invoices/{id}/reissue) takes a sent invoice without money (voiding it) or a void one.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import type { InvoiceStatusValue } from "./Settlement.js"
 
 /** What a PATCH does to the status. */
@@ -30,34 +30,34 @@ export interface MoveState {
   readonly amountPaid: number
 }
 
-const conflict = (message: string): Either.Either<never, Refusal> => Either.left({ kind: "conflict", message })
+const conflict = (message: string): Result.Result<never, Refusal> => Result.fail({ kind: "conflict", message })
 
 /** Whether the invoice can change at all (a void invoice is terminal). */
-export const checkChangeable = (state: MoveState): Either.Either<void, Refusal> =>
-  state.status === "void" ? conflict("The invoice is void and cannot change; reissue it to correct it") : Either.void
+export const checkChangeable = (state: MoveState): Result.Result<void, Refusal> =>
+  state.status === "void" ? conflict("The invoice is void and cannot change; reissue it to correct it") : Result.void
 
 /**
  * The move a PATCH asks for, from the invoice's state: `requested` is the body's status, or undefined
  * when the body does not name one.
  */
-export const decideMove = (state: MoveState, requested: InvoiceStatusValue | undefined): Either.Either<Move, Refusal> => {
+export const decideMove = (state: MoveState, requested: InvoiceStatusValue | undefined): Result.Result<Move, Refusal> => {
   const changeable = checkChangeable(state)
-  if (Either.isLeft(changeable)) return Either.left(changeable.left)
+  if (Result.isFailure(changeable)) return Result.fail(changeable.failure)
   switch (requested) {
     case undefined:
-      return Either.right("none")
+      return Result.succeed("none")
     case "paid":
     case "written_off":
     case "draft":
-      return Either.left({
+      return Result.fail({
         kind: "invalid",
         message: `status ${requested} cannot be set through the API; an invoice becomes paid from its payments`
       })
     case "sent":
       return state.status === "draft"
-        ? Either.right("send")
+        ? Result.succeed("send")
         : state.status === "sent"
-        ? Either.right("none")
+        ? Result.succeed("none")
         : conflict(`A ${state.status} invoice cannot be sent again`)
     case "void":
       if (state.status !== "draft" && state.status !== "sent") {
@@ -65,16 +65,16 @@ export const decideMove = (state: MoveState, requested: InvoiceStatusValue | und
       }
       return state.amountPaid !== 0
         ? conflict("The invoice has payments on it; refund them first, then void it")
-        : Either.right("void")
+        : Result.succeed("void")
   }
 }
 
 /** What a reissue does to the invoice it replaces: void it first (a sent one), or nothing (already void). */
 export const decideReissue = (
   state: MoveState & { readonly replaced: boolean }
-): Either.Either<"void" | "none", Refusal> => {
+): Result.Result<"void" | "none", Refusal> => {
   if (state.replaced) return conflict("The invoice was already reissued")
-  if (state.status === "void") return Either.right("none")
+  if (state.status === "void") return Result.succeed("none")
   if (state.status !== "sent") {
     return conflict(
       state.status === "draft"
@@ -84,13 +84,13 @@ export const decideReissue = (
   }
   return state.amountPaid !== 0
     ? conflict("The invoice has payments on it; refund them first, then reissue it")
-    : Either.right("void")
+    : Result.succeed("void")
 }
 
 /** Whether an invoice can be deleted: drafts only, and only while no payment ever touched them. */
-export const checkDeletable = (state: { readonly status: InvoiceStatusValue; readonly paymentCount: number }): Either.Either<void, string> =>
+export const checkDeletable = (state: { readonly status: InvoiceStatusValue; readonly paymentCount: number }): Result.Result<void, string> =>
   state.status !== "draft"
-    ? Either.left(`A ${state.status} invoice cannot be deleted; void it instead`)
+    ? Result.fail(`A ${state.status} invoice cannot be deleted; void it instead`)
     : state.paymentCount > 0
-    ? Either.left("A payment touched this invoice; it cannot be deleted")
-    : Either.void
+    ? Result.fail("A payment touched this invoice; it cannot be deleted")
+    : Result.void

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { reissueCopy, type ReissueCorrections, type ReissueSource } from "./Reissue.js"
 import { addDays, daysBetween } from "./Totals.js"
 
@@ -33,7 +34,7 @@ const corrections: fc.Arbitrary<ReissueCorrections<string>> = fc.record({
 describe("reissueCopy (void and reissue)", () => {
   // A correction wins; a field not corrected is copied (null corrections clear); the client never changes;
   // the copy is a draft.
-  it.prop("corrections win, the rest is copied, same client, a draft", [source, corrections, date], ([s, c, today]) => {
+  prop("corrections win, the rest is copied, same client, a draft", [source, corrections, date], ([s, c, today]) => {
     const copy = reissueCopy(s, c, today)
     expect(copy.clientId).toBe(s.clientId)
     expect(copy.status).toBe("draft")
@@ -43,7 +44,7 @@ describe("reissueCopy (void and reissue)", () => {
   })
 
   // The issue date is today unless given; the due date keeps the original's term from it unless given.
-  it.prop("the dates: today, and the original's term", [source, corrections, date], ([s, c, today]) => {
+  prop("the dates: today, and the original's term", [source, corrections, date], ([s, c, today]) => {
     const copy = reissueCopy(s, c, today)
     expect(copy.issueDate).toBe(c.issueDate ?? today)
     if (c.dueDate !== undefined) expect(copy.dueDate).toBe(c.dueDate)

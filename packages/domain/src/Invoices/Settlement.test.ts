@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import * as fc from "fast-check"
 import { amountPaid, type InvoiceFacts, InvoiceStatuses, isOverdue, type MoneyRecord, settle } from "./Settlement.js"
 
 // ---------------------------------------------------------------------------------------------------
@@ -73,7 +74,7 @@ const expectedPaidAt = (f: InvoiceFacts & { sentAt: Date }, rs: ReadonlyArray<Mo
 
 describe("amountPaid and balanceDue (rule 2)", () => {
   // amountPaid = Σ of the succeeded records (payments and refunds); balanceDue = total − amountPaid.
-  it.prop("sum the succeeded records only", [facts, records], ([f, rs]) => {
+  prop("sum the succeeded records only", [facts, records], ([f, rs]) => {
     const expected = rs.filter((r) => r.status === "succeeded").reduce((s, r) => s + r.amount, 0)
     expect(amountPaid(rs)).toBe(expected)
     const s = settle(f, rs)
@@ -82,7 +83,7 @@ describe("amountPaid and balanceDue (rule 2)", () => {
   })
 
   // Only succeeded records move money: adding pending, processing or failed records changes nothing.
-  it.prop("pending, processing and failed records change nothing", [facts, records, fc.array(rawRecord.filter((r) => r.status !== "succeeded"), { maxLength: 6 })], ([f, rs, others]) => {
+  prop("pending, processing and failed records change nothing", [facts, records, fc.array(rawRecord.filter((r) => r.status !== "succeeded"), { maxLength: 6 })], ([f, rs, others]) => {
     expect(settle(f, [...rs, ...withIds(others, "x")])).toEqual(settle(f, rs))
     expect(amountPaid(withIds(others, "x"))).toBe(0)
   })
@@ -90,23 +91,23 @@ describe("amountPaid and balanceDue (rule 2)", () => {
 
 describe("status and paidAt (rule 3)", () => {
   // The status is a function of (sent or not, voided or not, the payments), whatever their order.
-  it.prop("status is a function of sent, voided and the money", [facts, records], ([f, rs]) => {
+  prop("status is a function of sent, voided and the money", [facts, records], ([f, rs]) => {
     expect(settle(f, rs).status).toBe(expectedStatus(f, rs))
   })
 
   // The order of the records never matters, for any field (ties in createdAt are broken by id).
-  it.prop("does not depend on the order of the records", [facts, recordsAndShuffle], ([f, [rs, shuffled]]) => {
+  prop("does not depend on the order of the records", [facts, recordsAndShuffle], ([f, [rs, shuffled]]) => {
     expect(settle(f, shuffled)).toEqual(settle(f, rs))
   }, { fastCheck: { numRuns: 500 } })
 
   // paidAt is set exactly when the status is paid.
-  it.prop("paidAt is non-null iff the status is paid", [facts, records], ([f, rs]) => {
+  prop("paidAt is non-null iff the status is paid", [facts, records], ([f, rs]) => {
     const s = settle(f, rs)
     expect(s.paidAt !== null).toBe(s.status === "paid")
   })
 
   // paidAt is the createdAt of the record after which the balance went to <= 0 and stayed there.
-  it.prop("paidAt is the moment the balance was settled for good", [facts, recordsAndShuffle], ([f, [rs, shuffled]]) => {
+  prop("paidAt is the moment the balance was settled for good", [facts, recordsAndShuffle], ([f, [rs, shuffled]]) => {
     const sentAt = f.sentAt ?? at(0)
     const s = settle({ ...f, sentAt, voidedAt: null }, shuffled)
     expect(s.paidAt).toEqual(expectedPaidAt({ ...f, sentAt }, rs))
@@ -114,7 +115,7 @@ describe("status and paidAt (rule 3)", () => {
 
   // A refund that reopens a balance moves the invoice back to sent and clears paidAt; paying again
   // makes it paid at the new payment.
-  it.prop("a refund that reopens the balance gives sent and no paidAt", [fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 50_000 }), fc.integer({ min: 1, max: 100_000 })], ([t, over, refund]) => {
+  prop("a refund that reopens the balance gives sent and no paidAt", [fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 50_000 }), fc.integer({ min: 1, max: 100_000 })], ([t, over, refund]) => {
     const f = { total: t, sentAt: at(0), voidedAt: null }
     const payment: MoneyRecord = { id: "a", amount: t + over, status: "succeeded", createdAt: at(1) }
     expect(settle(f, [payment])).toEqual({ amountPaid: t + over, balanceDue: t - (t + over), status: "paid", paidAt: at(1) })
@@ -129,12 +130,12 @@ describe("status and paidAt (rule 3)", () => {
 
   // A sent invoice whose total is 0 is paid at the moment of sending, with or without records that
   // do not count.
-  it.prop("a total of 0 is paid when sent", [fc.integer({ min: -100, max: 100 }).map(at), fc.array(rawRecord.filter((r) => r.status !== "succeeded"), { maxLength: 4 })], ([sentAt, others]) => {
+  prop("a total of 0 is paid when sent", [fc.integer({ min: -100, max: 100 }).map(at), fc.array(rawRecord.filter((r) => r.status !== "succeeded"), { maxLength: 4 })], ([sentAt, others]) => {
     expect(settle({ total: 0, sentAt, voidedAt: null }, withIds(others))).toEqual({ amountPaid: 0, balanceDue: 0, status: "paid", paidAt: sentAt })
   })
 
   // A draft and a void invoice are never paid, whatever money is on them.
-  it.prop("draft and void have no paidAt", [facts, records], ([f, rs]) => {
+  prop("draft and void have no paidAt", [facts, records], ([f, rs]) => {
     const s = settle({ ...f, voidedAt: f.voidedAt ?? at(40) }, rs)
     expect(s.status).toBe("void")
     expect(s.paidAt).toBeNull()
@@ -164,13 +165,13 @@ describe("overdue (rule 3)", () => {
   // (the due date is often within a day or two of today, so that "due today" is tried)
   const near = fc.tuple(date, fc.oneof(fc.integer({ min: -2, max: 2 }), fc.integer({ min: -3_000, max: 3_000 })))
     .map(([today, offset]) => ({ today, dueDate: new Date(Date.parse(`${today}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10) }))
-  it.prop("is exactly: sent, due before today, balance owing", [status, near, fc.integer({ min: -1000, max: 1000 })], ([s, { dueDate, today }, balanceDue]) => {
+  prop("is exactly: sent, due before today, balance owing", [status, near, fc.integer({ min: -1000, max: 1000 })], ([s, { dueDate, today }, balanceDue]) => {
     const before = Date.parse(`${dueDate}T00:00:00Z`) < Date.parse(`${today}T00:00:00Z`)
     expect(isOverdue({ status: s, dueDate, balanceDue }, today)).toBe(s === "sent" && before && balanceDue > 0)
   })
 
   // Whatever happened to an invoice, overdue is never true unless settle says it is sent and owing.
-  it.prop("is never true for a draft, paid or void invoice", [facts, records, date, date], ([f, rs, dueDate, today]) => {
+  prop("is never true for a draft, paid or void invoice", [facts, records, date, date], ([f, rs, dueDate, today]) => {
     const s = settle(f, rs)
     const overdue = isOverdue({ status: s.status, dueDate, balanceDue: s.balanceDue }, today)
     if (s.status !== "sent") expect(overdue).toBe(false)

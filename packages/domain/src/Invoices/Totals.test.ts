@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import { Result } from "effect"
+import * as fc from "fast-check"
 import { fractionDigits, fromMinorUnits } from "../Common/Money.js"
 import {
   addDays,
@@ -144,9 +145,9 @@ const invoice = digitsArb.chain((digits) =>
 const compute = (inv: { lines: ReadonlyArray<OracleLine>; taxRate: string; defaultTaxable: boolean; digits: number; nullDiscount: boolean }) =>
   invoiceTotals(inv.lines.map((l) => toInput(l, inv.nullDiscount)), { taxRate: Number(inv.taxRate), defaultTaxable: inv.defaultTaxable }, inv.digits)
 
-const right = <A, E>(e: Either.Either<A, E>): A => {
-  if (Either.isLeft(e)) throw new Error(`expected a result, got ${String(e.left)}`)
-  return e.right
+const right = <A, E>(e: Result.Result<A, E>): A => {
+  if (Result.isFailure(e)) throw new Error(`expected a result, got ${String(e.failure)}`)
+  return e.success
 }
 
 /** The currencies of each size: 0, 2 and 3 fraction digits. */
@@ -155,12 +156,12 @@ const currency = fc.constantFrom("JPY", "KRW", "USD", "EUR", "BHD", "KWD")
 describe("invoice totals (rule 1)", () => {
   // Every line amount and every total equals the exact decimal computation, rounded half away from
   // zero at the three places the issue names (gross, discount from the rounded gross, tax per line).
-  it.prop("equal the exact decimal oracle", [invoice], ([inv]) => {
+  prop("equal the exact decimal oracle", [invoice], ([inv]) => {
     expect(right(compute(inv))).toEqual(asNumbers(oracle(inv.lines, inv.taxRate, inv.defaultTaxable, inv.digits)))
   }, { fastCheck: { numRuns: 500 } })
 
   // The identity total = subtotal − discountAmount + taxAmount holds exactly, as do the sums of lines.
-  it.prop("satisfy the identity and are the sums of their lines", [invoice], ([inv]) => {
+  prop("satisfy the identity and are the sums of their lines", [invoice], ([inv]) => {
     const t = right(compute(inv))
     expect(t.total).toBe(t.subtotal - t.discountAmount + t.taxAmount)
     expect(t.subtotal).toBe(t.lines.reduce((s, l) => s + l.gross, 0))
@@ -173,7 +174,7 @@ describe("invoice totals (rule 1)", () => {
   })
 
   // Totals do not depend on the order of the lines; each line's amounts move with it.
-  it.prop("do not depend on line order", [invoice.chain((inv) => fc.tuple(fc.constant(inv), fc.shuffledSubarray(inv.lines.map((_, i) => i), { minLength: inv.lines.length, maxLength: inv.lines.length })))], ([[inv, order]]) => {
+  prop("do not depend on line order", [invoice.chain((inv) => fc.tuple(fc.constant(inv), fc.shuffledSubarray(inv.lines.map((_, i) => i), { minLength: inv.lines.length, maxLength: inv.lines.length })))], ([[inv, order]]) => {
     const a = right(compute(inv))
     const b = right(compute({ ...inv, lines: order.map((i) => inv.lines[i]) }))
     expect([b.subtotal, b.discountAmount, b.taxAmount, b.total]).toEqual([a.subtotal, a.discountAmount, a.taxAmount, a.total])
@@ -181,7 +182,7 @@ describe("invoice totals (rule 1)", () => {
   })
 
   // A 100% discount gives a zero line: the whole gross is discounted, nothing is left to tax.
-  it.prop("a 100% discount gives a zero line", [invoice, digitsArb.chain((d) => line(d, 10_000_000).map((l) => ({ d, l })))], ([inv, { d, l }]) => {
+  prop("a 100% discount gives a zero line", [invoice, digitsArb.chain((d) => line(d, 10_000_000).map((l) => ({ d, l })))], ([inv, { d, l }]) => {
     const free = { ...l, discountPercent: "100" }
     const t = right(compute({ ...inv, digits: d, lines: [free] }))
     const [only] = t.lines
@@ -194,7 +195,7 @@ describe("invoice totals (rule 1)", () => {
 
   // No result has more fraction digits than the currency allows: amounts are whole minor units, and in
   // major units they carry at most fractionDigits(currency) decimals (0 for JPY, 2 for USD, 3 for BHD).
-  it.prop("never have more fraction digits than the currency allows", [currency.chain((c) => {
+  prop("never have more fraction digits than the currency allows", [currency.chain((c) => {
     const digits = fractionDigits(c)
     return fc.record({ c: fc.constant(c), lines: fc.array(line(digits, 10_000_000), { maxLength: 8 }), taxRate: percent(30), defaultTaxable: fc.boolean() })
   })], ([{ c, defaultTaxable, lines, taxRate }]) => {
@@ -209,7 +210,7 @@ describe("invoice totals (rule 1)", () => {
   })
 
   // A line without `taxable` takes the client's defaultTaxable; a line that says it keeps its own.
-  it.prop("a line without taxable takes defaultTaxable", [invoice], ([inv]) => {
+  prop("a line without taxable takes defaultTaxable", [invoice], ([inv]) => {
     const withTrue = right(compute({ ...inv, defaultTaxable: true }))
     const withFalse = right(compute({ ...inv, defaultTaxable: false }))
     inv.lines.forEach((l, i) => {
@@ -221,7 +222,7 @@ describe("invoice totals (rule 1)", () => {
   })
 
   // Beyond MAX_INVOICE_MINOR the totals are refused (a Left with a message), never a wrong number.
-  it.prop("refuse amounts beyond the maximum, and only those", [digitsArb.chain((digits) =>
+  prop("refuse amounts beyond the maximum, and only those", [digitsArb.chain((digits) =>
     fc.record({
       digits: fc.constant(digits),
       lines: fc.array(fc.oneof(line(digits, 1_000_000_000_000_000), line(digits, 100_000_000_000)), { minLength: 1, maxLength: 3 }),
@@ -233,17 +234,17 @@ describe("invoice totals (rule 1)", () => {
     const o = oracle(inv.lines, inv.taxRate, inv.defaultTaxable, inv.digits)
     const tooLarge = o.subtotal > BigInt(MAX_INVOICE_MINOR) || o.total > BigInt(MAX_INVOICE_MINOR)
     const result = compute(inv)
-    expect(Either.isLeft(result)).toBe(tooLarge)
-    if (Either.isLeft(result)) expect(result.left).toMatch(/must not exceed/)
-    else expect(result.right).toEqual(asNumbers(o))
+    expect(Result.isFailure(result)).toBe(tooLarge)
+    if (Result.isFailure(result)) expect(result.failure).toMatch(/must not exceed/)
+    else expect(result.success).toEqual(asNumbers(o))
   })
 
   // The tax alone can take the total past the maximum: that is refused too, not only a large subtotal.
-  it.prop("refuse a total beyond the maximum even when the subtotal is within it", [digitsArb, fc.integer({ min: MAX_INVOICE_MINOR / 2, max: MAX_INVOICE_MINOR }), percent(100)], ([digits, price, taxRate]) => {
+  prop("refuse a total beyond the maximum even when the subtotal is within it", [digitsArb, fc.integer({ min: MAX_INVOICE_MINOR / 2, max: MAX_INVOICE_MINOR }), percent(100)], ([digits, price, taxRate]) => {
     const l: OracleLine = { quantity: "1", unitPrice: formatDecimal(BigInt(price), digits), discountPercent: undefined, taxable: true }
     const o = oracle([l], taxRate, true, digits)
     const result = invoiceTotals([toInput(l, false)], { taxRate: Number(taxRate), defaultTaxable: true }, digits)
-    expect(Either.isLeft(result)).toBe(o.total > BigInt(MAX_INVOICE_MINOR))
+    expect(Result.isFailure(result)).toBe(o.total > BigInt(MAX_INVOICE_MINOR))
   })
 
   // Hand-computed ties, each of which half-to-even or rounding the unrounded gross would get wrong.
@@ -289,7 +290,7 @@ describe("tax rate (rule 1)", () => {
   const rate = fc.integer({ min: 0, max: 100 * 10 ** PERCENT_DIGITS }).map((u) => u / 10 ** PERCENT_DIGITS)
 
   // The client's own rate when it overrides (and has one), else the organization's default.
-  it.prop("is the client's rate only when it overrides", [fc.boolean(), fc.option(rate, { nil: null }), rate], ([overrideTaxRate, taxRate, orgRate]) => {
+  prop("is the client's rate only when it overrides", [fc.boolean(), fc.option(rate, { nil: null }), rate], ([overrideTaxRate, taxRate, orgRate]) => {
     const chosen = taxRateFor({ overrideTaxRate, taxRate }, orgRate)
     if (overrideTaxRate && taxRate !== null) expect(chosen).toBe(taxRate)
     else expect(chosen).toBe(orgRate)
@@ -321,21 +322,21 @@ const day = moment.map(utcDate)
 
 describe("invoice dates (rule 1)", () => {
   // issueDate defaults to today in UTC (whatever the local time zone), dueDate to issueDate + 30 days.
-  it.prop("default to today (UTC) and today + 30 days", [moment], ([now]) => {
+  prop("default to today (UTC) and today + 30 days", [moment], ([now]) => {
     const { dueDate, issueDate } = invoiceDates({}, now)
     expect(issueDate).toBe(`${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}-${String(now.getUTCDate()).padStart(2, "0")}`)
     expect(daysFromCivil(dueDate) - daysFromCivil(issueDate)).toBe(30)
   })
 
   // A given issue date moves the default due date with it; given dates are kept as they are.
-  it.prop("keep the dates given", [day, day, moment], ([issue, due, now]) => {
+  prop("keep the dates given", [day, day, moment], ([issue, due, now]) => {
     expect(invoiceDates({ issueDate: issue }, now)).toEqual({ issueDate: issue, dueDate: addDays(issue, 30) })
     expect(invoiceDates({ issueDate: issue, dueDate: due }, now)).toEqual({ issueDate: issue, dueDate: due })
     expect(invoiceDates({ dueDate: due }, now)).toEqual({ issueDate: utcDate(now), dueDate: due })
   })
 
   // addDays and daysBetween are calendar arithmetic: they agree with the independent calendar.
-  it.prop("addDays and daysBetween agree with the calendar", [day, day, fc.integer({ min: -1000, max: 1000 })], ([a, b, n]) => {
+  prop("addDays and daysBetween agree with the calendar", [day, day, fc.integer({ min: -1000, max: 1000 })], ([a, b, n]) => {
     const later = addDays(a, n)
     expect(later).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     expect(daysFromCivil(later) - daysFromCivil(a)).toBe(n)

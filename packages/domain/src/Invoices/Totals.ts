@@ -10,7 +10,7 @@
  *   taxAmount     = Σ over taxable lines of round(line total × taxRate / 100)
  *   total         = subtotal − discountAmount + taxAmount
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { divideRounded, fromMinorUnits, toMinorUnits, toScaled } from "../Common/Money.js"
 
 /** Fraction digits of a quantity and of a percentage (8.875% is a real sales-tax rate). */
@@ -75,7 +75,7 @@ export const invoiceTotals = (
   lines: ReadonlyArray<LineInput>,
   tax: TaxContext,
   digits: number
-): Either.Either<InvoiceTotals, string> => {
+): Result.Result<InvoiceTotals, string> => {
   const rate = toScaled(tax.taxRate, PERCENT_DIGITS)
   let subtotal = 0n
   let discountAmount = 0n
@@ -96,9 +96,9 @@ export const invoiceTotals = (
   const total = subtotal - discountAmount + taxAmount
   const max = BigInt(MAX_INVOICE_MINOR)
   if (subtotal > max || total > max) {
-    return Either.left(`the invoice's subtotal and total must not exceed ${fromMinorUnits(MAX_INVOICE_MINOR, digits)}`)
+    return Result.fail(`the invoice's subtotal and total must not exceed ${fromMinorUnits(MAX_INVOICE_MINOR, digits)}`)
   }
-  return Either.right({
+  return Result.succeed({
     lines: computed.map((l) => ({
       gross: Number(l.gross),
       discount: Number(l.discount),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import { Result } from "effect"
+import * as fc from "fast-check"
 import { createHash } from "node:crypto"
 import { base64UrlEncode, checkChallengeMethod, CODE_CHALLENGE_METHODS, isCodeChallenge, isCodeVerifier } from "./Pkce.js"
 
@@ -24,11 +25,11 @@ const insert = (s: string, c: string, at: number) => {
 const s256 = (verifier: string) => base64UrlEncode(createHash("sha256").update(verifier, "ascii").digest())
 
 describe("code verifier", () => {
-  it.prop("unreserved characters: a verifier exactly when 43 to 128 long", [ofLength(UNRESERVED, lengthNear(43, 128))], ([v]) => {
+  prop("unreserved characters: a verifier exactly when 43 to 128 long", [ofLength(UNRESERVED, lengthNear(43, 128))], ([v]) => {
     expect(isCodeVerifier(v)).toBe(v.length >= 43 && v.length <= 128)
   })
 
-  it.prop("one character outside the unreserved set refuses it", [ofLength(UNRESERVED, fc.oneof(fc.constantFrom(42, 127), fc.integer({ min: 42, max: 127 }))), outside, fc.nat()], ([v, c, at]) => {
+  prop("one character outside the unreserved set refuses it", [ofLength(UNRESERVED, fc.oneof(fc.constantFrom(42, 127), fc.integer({ min: 42, max: 127 }))), outside, fc.nat()], ([v, c, at]) => {
     expect(isCodeVerifier(insert(v, c, at))).toBe(false)
   })
 
@@ -42,15 +43,15 @@ describe("code verifier", () => {
 })
 
 describe("code challenge", () => {
-  it.prop("the S256 challenge of any verifier is a challenge", [of(UNRESERVED, 43, 128)], ([v]) => {
+  prop("the S256 challenge of any verifier is a challenge", [of(UNRESERVED, 43, 128)], ([v]) => {
     expect(isCodeChallenge(s256(v))).toBe(true)
   })
 
-  it.prop("base64url characters: a challenge exactly when 43 long", [ofLength(BASE64URL, lengthNear(43))], ([c]) => {
+  prop("base64url characters: a challenge exactly when 43 long", [ofLength(BASE64URL, lengthNear(43))], ([c]) => {
     expect(isCodeChallenge(c)).toBe(c.length === 43)
   })
 
-  it.prop("padding, standard base64 or any other character, added or in place of one, refuses it", [of(BASE64URL, 43, 43), fc.oneof(fc.constantFrom("=", "==", "+", "/", ".", "~", " ", "\n"), outside), fc.nat(), fc.boolean()], ([c, bad, at, replace]) => {
+  prop("padding, standard base64 or any other character, added or in place of one, refuses it", [of(BASE64URL, 43, 43), fc.oneof(fc.constantFrom("=", "==", "+", "/", ".", "~", " ", "\n"), outside), fc.nat(), fc.boolean()], ([c, bad, at, replace]) => {
     expect(isCodeChallenge(c)).toBe(true)
     const i = at % 43
     expect(isCodeChallenge(replace ? c.slice(0, i) + bad + c.slice(i + 1) : insert(c, bad, at))).toBe(false)
@@ -61,26 +62,26 @@ describe("code challenge", () => {
 describe("code_challenge_method", () => {
   it("S256 only", () => {
     expect(CODE_CHALLENGE_METHODS).toEqual(["S256"])
-    expect(checkChallengeMethod("S256")).toEqual(Either.right("S256"))
+    expect(checkChallengeMethod("S256")).toEqual(Result.succeed("S256"))
   })
 
-  it.prop("anything else, missing or plain included, is refused with a message saying S256 is required", [fc.oneof(fc.constantFrom(undefined, "plain", "s256", "S256 ", "SHA256", "S512", ""), fc.string().filter((s) => s !== "S256"))], ([m]) => {
+  prop("anything else, missing or plain included, is refused with a message saying S256 is required", [fc.oneof(fc.constantFrom(undefined, "plain", "s256", "S256 ", "SHA256", "S512", ""), fc.string().filter((s) => s !== "S256"))], ([m]) => {
     const result = checkChallengeMethod(m)
-    expect(Either.isLeft(result)).toBe(true)
-    Either.mapLeft(result, (message) => {
+    expect(Result.isFailure(result)).toBe(true)
+    Result.mapError(result, (message) => {
       expect(message).toContain("S256")
       expect(message).toMatch(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/)
     })
   })
 
   it("plain and a missing method are named", () => {
-    expect(checkChallengeMethod("plain")).toEqual(Either.left("code_challenge_method plain is not supported; S256 is required"))
-    expect(checkChallengeMethod(undefined)).toEqual(Either.left("code_challenge_method is required and must be S256"))
+    expect(checkChallengeMethod("plain")).toEqual(Result.fail("code_challenge_method plain is not supported; S256 is required"))
+    expect(checkChallengeMethod(undefined)).toEqual(Result.fail("code_challenge_method is required and must be S256"))
   })
 })
 
 describe("base64UrlEncode", () => {
-  it.prop("is Node's base64url", [fc.uint8Array({ maxLength: 100 })], ([bytes]) => {
+  prop("is Node's base64url", [fc.uint8Array({ maxLength: 100 })], ([bytes]) => {
     expect(base64UrlEncode(bytes)).toBe(Buffer.from(bytes).toString("base64url"))
   })
 

@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 
 /**
  * PKCE (RFC 7636), S256 only (RFC 9700 2.1.1). The server computes a challenge as
@@ -18,11 +18,11 @@ export const CODE_CHALLENGE_METHODS = ["S256"] as const
  * `plain` (RFC 7636 4.3), which is refused too. The Left is an `error_description` (of an
  * `invalid_request` error, RFC 7636 4.4.1); it repeats no characters of the request but `plain`.
  */
-export const checkChallengeMethod = (method: string | undefined): Either.Either<"S256", string> => {
-  if (method === "S256") return Either.right("S256")
-  if (method === undefined) return Either.left("code_challenge_method is required and must be S256")
-  if (method === "plain") return Either.left("code_challenge_method plain is not supported; S256 is required")
-  return Either.left("code_challenge_method is not supported; S256 is required")
+export const checkChallengeMethod = (method: string | undefined): Result.Result<"S256", string> => {
+  if (method === "S256") return Result.succeed("S256")
+  if (method === undefined) return Result.fail("code_challenge_method is required and must be S256")
+  if (method === "plain") return Result.fail("code_challenge_method plain is not supported; S256 is required")
+  return Result.fail("code_challenge_method is not supported; S256 is required")
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 
 /**
  * Redirect URIs (RFC 6749 3.1.2, RFC 8252 7.3 and 8.3, RFC 9700 2.1 and 4.1): registered as absolute
@@ -35,22 +35,22 @@ export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hos
  * loopback host exactly as above, since requests are compared with the string as registered. No user
  * information (`https://trusted.example@evil.example/` misleads people). Right: the URI as given.
  */
-export const checkRedirectUri = (uri: string): Either.Either<string, string> => {
-  if (!URI_CHARACTERS.test(uri)) return Either.left("the redirect URI contains characters a URI cannot contain (RFC 3986)")
-  if (uri.includes("#")) return Either.left("the redirect URI must not have a fragment")
+export const checkRedirectUri = (uri: string): Result.Result<string, string> => {
+  if (!URI_CHARACTERS.test(uri)) return Result.fail("the redirect URI contains characters a URI cannot contain (RFC 3986)")
+  if (uri.includes("#")) return Result.fail("the redirect URI must not have a fragment")
   const parts = PARTS.exec(uri)
   if (parts === null) {
-    return Either.left("the redirect URI must be an absolute URI starting with https:// (or http:// for localhost, 127.0.0.1 or [::1])")
+    return Result.fail("the redirect URI must be an absolute URI starting with https:// (or http:// for localhost, 127.0.0.1 or [::1])")
   }
   const [, scheme, authority] = parts
-  if (authority.length === 0) return Either.left("the redirect URI must name a host")
-  if (authority.includes("@")) return Either.left("the redirect URI must not contain user information")
+  if (authority.length === 0) return Result.fail("the redirect URI must name a host")
+  if (authority.includes("@")) return Result.fail("the redirect URI must not contain user information")
   const url = parses(uri)
-  if (url === undefined || url.hostname.length === 0) return Either.left("the redirect URI is not a valid absolute URI")
+  if (url === undefined || url.hostname.length === 0) return Result.fail("the redirect URI is not a valid absolute URI")
   if (scheme === "http" && !(LOOPBACK.test(uri) && isLoopback(url))) {
-    return Either.left("an http redirect URI must have the host localhost, 127.0.0.1 or [::1]; use https otherwise")
+    return Result.fail("an http redirect URI must have the host localhost, 127.0.0.1 or [::1]; use https otherwise")
   }
-  return Either.right(uri)
+  return Result.succeed(uri)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import { Result } from "effect"
+import * as fc from "fast-check"
 import { ALL_SCOPES, isKnownScope, RESOURCES } from "../Common/Auth.js"
 import {
   describeScope,
@@ -51,19 +52,19 @@ const allowedRequest = allowedSet.chain((allowed) =>
 const spaces = fc.integer({ min: 1, max: 4 }).map((n) => " ".repeat(n))
 
 describe("OAuth scope names", () => {
-  it.prop("toOAuthScope and toApiScope are inverse over every API scope", [fc.constantFrom(...ALL_SCOPES)], ([api]) => {
+  prop("toOAuthScope and toApiScope are inverse over every API scope", [fc.constantFrom(...ALL_SCOPES)], ([api]) => {
     const oauth = toOAuthScope(api)
     expect(oauth).toBe(swap(api))
     expect(oauth.startsWith("read:") || oauth.startsWith("write:")).toBe(true)
     expect(toApiScope(oauth)).toBe(api)
   })
 
-  it.prop("read:<r> / write:<r> maps exactly when the API scope exists", [access, resource], ([a, r]) => {
+  prop("read:<r> / write:<r> maps exactly when the API scope exists", [access, resource], ([a, r]) => {
     const api = `${r}:${a}`
     expect(toApiScope(`${a}:${r}`)).toBe(isKnownScope(api) ? api : undefined)
   })
 
-  it.prop("toApiScope is defined exactly for the supported scopes other than openid and offline_access", [fc.oneof(token, fc.string())], ([s]) => {
+  prop("toApiScope is defined exactly for the supported scopes other than openid and offline_access", [fc.oneof(token, fc.string())], ([s]) => {
     expect(toApiScope(s) !== undefined).toBe(isOAuthScope(s) && s !== OPENID && s !== OFFLINE_ACCESS)
   })
 
@@ -77,105 +78,105 @@ describe("OAuth scope names", () => {
     expect([OFFLINE_ACCESS, OPENID]).toEqual(["offline_access", "openid"])
   })
 
-  it.prop("isOAuthScope is membership in OAUTH_SCOPES", [fc.oneof(token, fc.string())], ([s]) => {
+  prop("isOAuthScope is membership in OAUTH_SCOPES", [fc.oneof(token, fc.string())], ([s]) => {
     expect(isOAuthScope(s)).toBe(OAUTH_SCOPES.includes(s))
   })
 })
 
 describe("parseScope", () => {
-  it.prop("accepts exactly the registered supported scopes (openid always), and names every offending token", [allowedSet, fc.array(token, { minLength: 1, maxLength: 10 })], ([allowed, tokens]) => {
+  prop("accepts exactly the registered supported scopes (openid always), and names every offending token", [allowedSet, fc.array(token, { minLength: 1, maxLength: 10 })], ([allowed, tokens]) => {
     const result = parseScope(tokens.join(" "), allowed)
     const offending = tokens.filter((t) => !(OAUTH_SCOPES.includes(t) && (t === OPENID || allowed.includes(t))))
     if (offending.length === 0) {
-      expect(result).toEqual(Either.right(expected(tokens)))
+      expect(result).toEqual(Result.succeed(expected(tokens)))
     } else {
-      expect(Either.isLeft(result)).toBe(true)
-      const message = Either.isLeft(result) ? result.left : ""
+      expect(Result.isFailure(result)).toBe(true)
+      const message = Result.isFailure(result) ? result.failure : ""
       for (const t of offending) expect(message).toContain(t)
       expect(message).toMatch(ERROR_DESCRIPTION)
     }
   })
 
-  it.prop("a request of registered scopes in any order, with duplicates, normalizes to the unique scopes in request order", [allowedRequest], ([[allowed, tokens]]) => {
+  prop("a request of registered scopes in any order, with duplicates, normalizes to the unique scopes in request order", [allowedRequest], ([[allowed, tokens]]) => {
     const result = parseScope(scopeString(tokens), allowed)
-    expect(result).toEqual(Either.right(expected(tokens)))
+    expect(result).toEqual(Result.succeed(expected(tokens)))
     // The same set asked without duplicates, in another order, grants the same.
     const again = parseScope(scopeString([...unique(tokens)].reverse()), allowed)
-    expect(Either.map(again, (g) => [...g.scopes].sort())).toEqual(Either.map(result, (g) => [...g.scopes].sort()))
-    expect(Either.map(again, (g) => [...g.apiScopes].sort())).toEqual(Either.map(result, (g) => [...g.apiScopes].sort()))
+    expect(Result.map(again, (g) => [...g.scopes].sort())).toEqual(Result.map(result, (g) => [...g.scopes].sort()))
+    expect(Result.map(again, (g) => [...g.apiScopes].sort())).toEqual(Result.map(result, (g) => [...g.apiScopes].sort()))
   })
 
-  it.prop("extra spaces (leading, trailing, repeated) change nothing", [allowedSet, fc.array(token, { minLength: 1, maxLength: 8 }), fc.array(spaces, { minLength: 12, maxLength: 12 }), fc.boolean(), fc.boolean()], ([allowed, tokens, gaps, lead, trail]) => {
+  prop("extra spaces (leading, trailing, repeated) change nothing", [allowedSet, fc.array(token, { minLength: 1, maxLength: 8 }), fc.array(spaces, { minLength: 12, maxLength: 12 }), fc.boolean(), fc.boolean()], ([allowed, tokens, gaps, lead, trail]) => {
     const loose = (lead ? gaps[10] : "") + tokens.map((t, i) => (i === 0 ? t : gaps[i % 10] + t)).join("") + (trail ? gaps[11] : "")
     expect(parseScope(loose, allowed)).toEqual(parseScope(tokens.join(" "), allowed))
   })
 
-  it.prop("other whitespace or a character outside the scope-token set refuses the request without repeating it", [fc.array(oauthScope, { minLength: 1, maxLength: 5 }), fc.constantFrom("\t", "\n", "\r", "\"", "\\", "é", "\u0000", "\u007f", "\u00a0"), fc.nat()], ([tokens, bad, at]) => {
+  prop("other whitespace or a character outside the scope-token set refuses the request without repeating it", [fc.array(oauthScope, { minLength: 1, maxLength: 5 }), fc.constantFrom("\t", "\n", "\r", "\"", "\\", "é", "\u0000", "\u007f", "\u00a0"), fc.nat()], ([tokens, bad, at]) => {
     const text = scopeString(tokens)
     const i = at % (text.length + 1)
     const result = parseScope(text.slice(0, i) + bad + text.slice(i), OAUTH_SCOPES)
-    expect(Either.isLeft(result)).toBe(true)
-    Either.mapLeft(result, (message) => expect(message).toMatch(ERROR_DESCRIPTION))
+    expect(Result.isFailure(result)).toBe(true)
+    Result.mapError(result, (message) => expect(message).toMatch(ERROR_DESCRIPTION))
   })
 
-  it.prop("every refusal is a valid error_description", [fc.oneof(fc.string(), fc.string({ unit: "binary" })), allowedSet], ([s, allowed]) => {
-    Either.mapLeft(parseScope(s, allowed), (message) => expect(message).toMatch(ERROR_DESCRIPTION))
+  prop("every refusal is a valid error_description", [fc.oneof(fc.string(), fc.string({ unit: "binary" })), allowedSet], ([s, allowed]) => {
+    Result.mapError(parseScope(s, allowed), (message) => expect(message).toMatch(ERROR_DESCRIPTION))
   })
 
   it("a missing or empty scope is refused", () => {
     for (const s of [undefined, "", " ", "   "]) {
-      expect(parseScope(s, OAUTH_SCOPES)).toEqual(Either.left("scope is required"))
+      expect(parseScope(s, OAUTH_SCOPES)).toEqual(Result.fail("scope is required"))
     }
   })
 
   it("examples", () => {
     expect(parseScope("openid offline_access read:clients write:clients", ["offline_access", "read:clients", "write:clients"])).toEqual(
-      Either.right({ scopes: ["openid", "offline_access", "read:clients", "write:clients"], apiScopes: ["clients:read", "clients:write"], offlineAccess: true })
+      Result.succeed({ scopes: ["openid", "offline_access", "read:clients", "write:clients"], apiScopes: ["clients:read", "clients:write"], offlineAccess: true })
     )
-    expect(parseScope("openid", [])).toEqual(Either.right({ scopes: ["openid"], apiScopes: [], offlineAccess: false }))
-    expect(parseScope("read:clients offline_access", ["read:clients"])).toEqual(Either.left("scope not registered for this app: offline_access"))
-    expect(parseScope("clients:read read:nothing", OAUTH_SCOPES)).toEqual(Either.left("unknown scope: clients:read, read:nothing"))
+    expect(parseScope("openid", [])).toEqual(Result.succeed({ scopes: ["openid"], apiScopes: [], offlineAccess: false }))
+    expect(parseScope("read:clients offline_access", ["read:clients"])).toEqual(Result.fail("scope not registered for this app: offline_access"))
+    expect(parseScope("clients:read read:nothing", OAUTH_SCOPES)).toEqual(Result.fail("unknown scope: clients:read, read:nothing"))
   })
 })
 
 describe("narrowScope", () => {
   const granted = fc.subarray([...OAUTH_SCOPES], { minLength: 1 }).map((tokens) => {
     const g = parseScope(scopeString(tokens), tokens)
-    if (Either.isLeft(g)) throw new Error(g.left)
-    return g.right
+    if (Result.isFailure(g)) throw new Error(g.failure)
+    return g.success
   })
 
-  it.prop("no scope keeps the granted scope", [granted], ([g]) => {
-    expect(narrowScope(g, undefined)).toEqual(Either.right(g))
+  prop("no scope keeps the granted scope", [granted], ([g]) => {
+    expect(narrowScope(g, undefined)).toEqual(Result.succeed(g))
   })
 
-  it.prop("accepts exactly the granted scopes (openid only if granted) and never widens", [granted, fc.array(token, { minLength: 1, maxLength: 10 })], ([g, tokens]) => {
+  prop("accepts exactly the granted scopes (openid only if granted) and never widens", [granted, fc.array(token, { minLength: 1, maxLength: 10 })], ([g, tokens]) => {
     const result = narrowScope(g, scopeString(tokens))
     if (tokens.every((t) => g.scopes.includes(t))) {
-      expect(result).toEqual(Either.right(expected(tokens)))
+      expect(result).toEqual(Result.succeed(expected(tokens)))
     } else {
-      expect(Either.isLeft(result)).toBe(true)
-      Either.mapLeft(result, (message) => {
+      expect(Result.isFailure(result)).toBe(true)
+      Result.mapError(result, (message) => {
         for (const t of tokens.filter((t) => !g.scopes.includes(t))) expect(message).toContain(t)
       })
     }
-    Either.map(result, (n) => {
+    Result.map(result, (n) => {
       for (const s of n.scopes) expect(g.scopes).toContain(s)
       for (const s of n.apiScopes) expect(g.apiScopes).toContain(s)
       if (n.offlineAccess) expect(g.offlineAccess).toBe(true)
     })
   })
 
-  it.prop("a subset of the granted scopes is granted as asked", [granted.chain((g) => fc.tuple(fc.constant(g), fc.shuffledSubarray([...g.scopes], { minLength: 1 })))], ([[g, subset]]) => {
-    expect(narrowScope(g, scopeString(subset))).toEqual(Either.right(expected(subset)))
+  prop("a subset of the granted scopes is granted as asked", [granted.chain((g) => fc.tuple(fc.constant(g), fc.shuffledSubarray([...g.scopes], { minLength: 1 })))], ([[g, subset]]) => {
+    expect(narrowScope(g, scopeString(subset))).toEqual(Result.succeed(expected(subset)))
   })
 
   it("examples", () => {
     const g: RequestedScope = { scopes: ["offline_access", "read:clients"], apiScopes: ["clients:read"], offlineAccess: true }
-    expect(narrowScope(g, "read:clients")).toEqual(Either.right({ scopes: ["read:clients"], apiScopes: ["clients:read"], offlineAccess: false }))
-    expect(narrowScope(g, "read:clients write:clients")).toEqual(Either.left("scope exceeds the granted scope: write:clients"))
-    expect(Either.isLeft(narrowScope(g, "openid"))).toBe(true)
-    expect(Either.isLeft(narrowScope(g, ""))).toBe(true)
+    expect(narrowScope(g, "read:clients")).toEqual(Result.succeed({ scopes: ["read:clients"], apiScopes: ["clients:read"], offlineAccess: false }))
+    expect(narrowScope(g, "read:clients write:clients")).toEqual(Result.fail("scope exceeds the granted scope: write:clients"))
+    expect(Result.isFailure(narrowScope(g, "openid"))).toBe(true)
+    expect(Result.isFailure(narrowScope(g, ""))).toBe(true)
   })
 })
 
@@ -189,7 +190,7 @@ describe("describeScope", () => {
     expect(describeScope("openid")).toBe("Know who you are")
   })
 
-  it.prop("every resource scope is described in words", [fc.constantFrom(...ALL_SCOPES)], ([api]) => {
+  prop("every resource scope is described in words", [fc.constantFrom(...ALL_SCOPES)], ([api]) => {
     const [r, a] = api.split(":")
     const words = r.replaceAll("-", " ")
     const text = describeScope(swap(api))
@@ -204,8 +205,8 @@ describe("describeScope", () => {
 })
 
 describe("scopeString", () => {
-  it.prop("joins with single spaces and parses back", [fc.subarray([...OAUTH_SCOPES], { minLength: 1 })], ([scopes]) => {
+  prop("joins with single spaces and parses back", [fc.subarray([...OAUTH_SCOPES], { minLength: 1 })], ([scopes]) => {
     expect(scopeString(scopes)).toBe(scopes.join(" "))
-    expect(Either.map(parseScope(scopeString(scopes), OAUTH_SCOPES), (g) => g.scopes)).toEqual(Either.right(scopes))
+    expect(Result.map(parseScope(scopeString(scopes), OAUTH_SCOPES), (g) => g.scopes)).toEqual(Result.succeed(scopes))
   })
 })

@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 import { ALL_SCOPES, isKnownScope } from "../Common/Auth.js"
 
 /**
@@ -67,21 +67,21 @@ const fromScopes = (tokens: ReadonlyArray<string>): RequestedScope => {
  * break) or a character outside the scope-token set refuses the whole parameter. The messages never
  * repeat such characters, so that they stay valid as an `error_description` (RFC 6749 5.2).
  */
-const tokensOf = (scope: string | undefined): Either.Either<ReadonlyArray<string>, string> => {
-  if (scope === undefined) return Either.left("scope is required")
+const tokensOf = (scope: string | undefined): Result.Result<ReadonlyArray<string>, string> => {
+  if (scope === undefined) return Result.fail("scope is required")
   const tokens = scope.split(" ").filter((t) => t.length > 0)
-  if (tokens.length === 0) return Either.left("scope is required")
+  if (tokens.length === 0) return Result.fail("scope is required")
   if (!tokens.every((t) => SCOPE_TOKEN.test(t))) {
-    return Either.left("scope must be scope tokens separated by spaces (RFC 6749 section 3.3)")
+    return Result.fail("scope must be scope tokens separated by spaces (RFC 6749 section 3.3)")
   }
-  return Either.right(tokens)
+  return Result.succeed(tokens)
 }
 
 const check = (
   tokens: ReadonlyArray<string>,
   isAllowed: (token: string) => boolean,
   notAllowed: string
-): Either.Either<RequestedScope, string> => {
+): Result.Result<RequestedScope, string> => {
   const unique = Array.from(new Set(tokens))
   const unknown = unique.filter((t) => !isOAuthScope(t))
   const refused = unique.filter((t) => isOAuthScope(t) && !isAllowed(t))
@@ -89,7 +89,7 @@ const check = (
     ...(unknown.length > 0 ? [`unknown scope: ${unknown.join(", ")}`] : []),
     ...(refused.length > 0 ? [`${notAllowed}: ${refused.join(", ")}`] : [])
   ]
-  return problems.length > 0 ? Either.left(problems.join("; ")) : Either.right(fromScopes(tokens))
+  return problems.length > 0 ? Result.fail(problems.join("; ")) : Result.succeed(fromScopes(tokens))
 }
 
 /**
@@ -99,8 +99,8 @@ const check = (
  * scope is refused (RFC 6749 3.3 lets us refuse rather than assume a default). The Left is the
  * `error_description` of an `invalid_scope` error; it names the offending tokens.
  */
-export const parseScope = (scope: string | undefined, allowed: ReadonlyArray<string>): Either.Either<RequestedScope, string> =>
-  Either.flatMap(tokensOf(scope), (tokens) =>
+export const parseScope = (scope: string | undefined, allowed: ReadonlyArray<string>): Result.Result<RequestedScope, string> =>
+  Result.flatMap(tokensOf(scope), (tokens) =>
     check(tokens, (t) => t === OPENID || allowed.includes(t), "scope not registered for this app")
   )
 
@@ -110,10 +110,10 @@ export const parseScope = (scope: string | undefined, allowed: ReadonlyArray<str
  * `error_description` of an `invalid_scope` error. RFC 6749 6 applies the narrowed scope to the new
  * access token; a new refresh token keeps the scope of the refresh token that was presented.
  */
-export const narrowScope = (granted: RequestedScope, requested: string | undefined): Either.Either<RequestedScope, string> =>
+export const narrowScope = (granted: RequestedScope, requested: string | undefined): Result.Result<RequestedScope, string> =>
   requested === undefined
-    ? Either.right(granted)
-    : Either.flatMap(tokensOf(requested), (tokens) =>
+    ? Result.succeed(granted)
+    : Result.flatMap(tokensOf(requested), (tokens) =>
         check(tokens, (t) => granted.scopes.includes(t), "scope exceeds the granted scope")
       )
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import { Result } from "effect"
+import * as fc from "fast-check"
 import { type InvoiceStatusValue, InvoiceStatuses } from "../Invoices/Settlement.js"
 import { checkPayment, type InvoiceForPayment, type PaymentRefusal, type PaymentRequest, type RecordKind, type RefundedPayment } from "./Rules.js"
 
@@ -40,33 +41,33 @@ const fitting = fc.record({ kind, currency: currencyCode, client: clientId, stat
 /** The refunded payment a refund names: a payment of the same invoice with room left to refund. */
 const roomFor = (request: PaymentRequest): RefundedPayment => ({ kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: -request.amount, refunded: 0 })
 
-const refusal = (result: Either.Either<void, PaymentRefusal>): PaymentRefusal | undefined => Either.isLeft(result) ? result.left : undefined
+const refusal = (result: Result.Result<void, PaymentRefusal>): PaymentRefusal | undefined => Result.isFailure(result) ? result.failure : undefined
 
 describe("checkPayment: who and what (issue 5, payments)", () => {
   // A well-formed request of any kind on a sent or paid invoice of the same client and currency is
   // accepted (refunds naming a payment with room left, adjustments keeping the money >= 0).
-  it.prop("accepts a fitting request", [fitting], ([{ invoice, request }]) => {
+  prop("accepts a fitting request", [fitting], ([{ invoice, request }]) => {
     fc.pre(request.kind === "payment" || invoice.amountPaid + request.amount >= 0)
-    expect(checkPayment(request, invoice, request.kind === "refund" ? roomFor(request) : undefined)).toEqual(Either.void)
+    expect(checkPayment(request, invoice, request.kind === "refund" ? roomFor(request) : undefined)).toEqual(Result.void)
   })
 
   // payment_client_mismatch (400) when the client differs from the invoice's, whatever else is wrong
   // with the invoice (currency, status).
-  it.prop("another client: 400 payment_client_mismatch", [fitting, clientId, currencyCode, fc.constantFrom(...InvoiceStatuses)], ([{ invoice, request }, other, currency, status]) => {
+  prop("another client: 400 payment_client_mismatch", [fitting, clientId, currencyCode, fc.constantFrom(...InvoiceStatuses)], ([{ invoice, request }, other, currency, status]) => {
     fc.pre(other !== invoice.clientId)
     const r = refusal(checkPayment(request, { ...invoice, clientId: other, currency, status }, roomFor(request)))
     expect(r).toMatchObject({ status: 400, detail: "payment_client_mismatch", field: "clientId" })
   })
 
   // currency_locked (400) when the currency differs from the invoice's, whatever its status.
-  it.prop("another currency: 400 currency_locked", [fitting, currencyCode, fc.constantFrom(...InvoiceStatuses)], ([{ invoice, request }, other, status]) => {
+  prop("another currency: 400 currency_locked", [fitting, currencyCode, fc.constantFrom(...InvoiceStatuses)], ([{ invoice, request }, other, status]) => {
     fc.pre(other !== invoice.currency)
     const r = refusal(checkPayment(request, { ...invoice, currency: other, status }, roomFor(request)))
     expect(r).toMatchObject({ status: 400, detail: "currency_locked", field: "currency" })
   })
 
   // payment_target_not_collectible (409) on a draft, void or written_off invoice, for every kind.
-  it.prop("a draft, void or written_off invoice: 409 payment_target_not_collectible", [fitting, notCollectible], ([{ invoice, request }, status]) => {
+  prop("a draft, void or written_off invoice: 409 payment_target_not_collectible", [fitting, notCollectible], ([{ invoice, request }, status]) => {
     const r = refusal(checkPayment(request, { ...invoice, status }, roomFor(request)))
     expect(r).toMatchObject({ status: 409, detail: "payment_target_not_collectible" })
   })
@@ -78,7 +79,7 @@ describe("checkPayment: the shape of a request", () => {
   const invoice: InvoiceForPayment = { id: INVOICE, status: "sent", clientId: "client-1", currency: "USD", amountPaid: 1_000_000_000 }
 
   // A payment is positive and names no payment; a refund is negative and names one (400 invalid_payload).
-  it.prop("the sign goes with the kind", [fc.oneof(fc.constantFrom(0, 1, -1), fc.integer({ min: -1_000_000, max: 1_000_000 })), fc.option(fc.constant("pay-1"), { nil: undefined })], ([amount, refundOfId]) => {
+  prop("the sign goes with the kind", [fc.oneof(fc.constantFrom(0, 1, -1), fc.integer({ min: -1_000_000, max: 1_000_000 })), fc.option(fc.constant("pay-1"), { nil: undefined })], ([amount, refundOfId]) => {
     const payment = refusal(checkPayment({ ...base, kind: "payment", amount, refundOfId }, invoice, undefined))
     if (amount <= 0) expect(payment).toMatchObject({ status: 400, detail: "invalid_payload", field: "amount" })
     else if (refundOfId !== undefined) expect(payment).toMatchObject({ status: 400, detail: "invalid_payload", field: "refundOfId" })
@@ -92,7 +93,7 @@ describe("checkPayment: the shape of a request", () => {
   })
 
   // A refund names a payment (kind payment) of the same invoice; anything else is 400 invalid_payload.
-  it.prop("a refund names a payment of the same invoice", [positive, fc.constantFrom("payment", "refund", "adjustment", "chargeback"), fc.constantFrom<string | null>(INVOICE, "inv-2", null), fc.boolean()], ([amount, originalKind, invoiceId, exists]) => {
+  prop("a refund names a payment of the same invoice", [positive, fc.constantFrom("payment", "refund", "adjustment", "chargeback"), fc.constantFrom<string | null>(INVOICE, "inv-2", null), fc.boolean()], ([amount, originalKind, invoiceId, exists]) => {
     const original = exists ? { kind: originalKind, status: "succeeded", invoiceId, amount: amount * 2, refunded: 0 } : undefined
     const r = refusal(checkPayment({ ...base, kind: "refund", amount: -amount, refundOfId: "pay-1" }, invoice, original))
     if (exists && originalKind === "payment" && invoiceId === INVOICE) expect(r).toBeUndefined()
@@ -100,14 +101,14 @@ describe("checkPayment: the shape of a request", () => {
   })
 
   // An adjustment never takes the money on the invoice below 0 (409).
-  it.prop("an adjustment keeps the money >= 0", [fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: -20_000, max: 20_000 }).filter((a) => a !== 0)], ([paid, amount]) => {
+  prop("an adjustment keeps the money >= 0", [fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: -20_000, max: 20_000 }).filter((a) => a !== 0)], ([paid, amount]) => {
     const r = refusal(checkPayment({ ...base, kind: "adjustment", amount, refundOfId: undefined }, { ...invoice, amountPaid: paid }, undefined))
     if (paid + amount >= 0) expect(r).toBeUndefined()
     else expect(r).toMatchObject({ status: 409, field: "amount" })
   })
 
   // Nor does a refund, even one its payment has room for (money adjusted away is not refundable).
-  it.prop("a refund keeps the money >= 0", [fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 20_000 })], ([paid, refund]) => {
+  prop("a refund keeps the money >= 0", [fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 20_000 })], ([paid, refund]) => {
     const original: RefundedPayment = { kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: 20_000, refunded: 0 }
     const r = refusal(checkPayment({ ...base, kind: "refund", amount: -refund, refundOfId: "pay-1" }, { ...invoice, amountPaid: paid }, original))
     if (paid - refund >= 0) expect(r).toBeUndefined()
@@ -115,7 +116,7 @@ describe("checkPayment: the shape of a request", () => {
   })
 
   // Only a succeeded payment can be refunded (409 otherwise): money that never arrived cannot go back.
-  it.prop("a refund names a succeeded payment", [fc.constantFrom("pending", "processing", "succeeded", "failed")], ([status]) => {
+  prop("a refund names a succeeded payment", [fc.constantFrom("pending", "processing", "succeeded", "failed")], ([status]) => {
     const original: RefundedPayment = { kind: "payment", status, invoiceId: INVOICE, amount: 20_000, refunded: 0 }
     const r = refusal(checkPayment({ ...base, kind: "refund", amount: -100, refundOfId: "pay-1" }, invoice, original))
     if (status === "succeeded") expect(r).toBeUndefined()
@@ -129,7 +130,7 @@ describe("refunds never exceed the original (issue 5, payments)", () => {
   const invoice: InvoiceForPayment = { id: INVOICE, status: "paid", clientId: "client-1", currency: "USD", amountPaid: 1_000_000_000 }
 
   // One refund: accepted exactly when what was refunded plus it stays within the payment's amount.
-  it.prop("a refund is accepted iff it fits what is left", [positive, fc.integer({ min: 0, max: 100_000_000 }), positive], ([paymentAmount, refundedRaw, refund]) => {
+  prop("a refund is accepted iff it fits what is left", [positive, fc.integer({ min: 0, max: 100_000_000 }), positive], ([paymentAmount, refundedRaw, refund]) => {
     const refunded = refundedRaw % (paymentAmount + 1)
     const r = refusal(checkPayment({ ...base, amount: -refund }, invoice, { kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: paymentAmount, refunded }))
     if (refunded + refund <= paymentAmount) expect(r).toBeUndefined()
@@ -138,21 +139,21 @@ describe("refunds never exceed the original (issue 5, payments)", () => {
 
   // A sequence of refunds against one payment: the accepted ones sum to at most the payment, and each
   // refused one would have gone beyond it.
-  it.prop("the accepted refunds of a payment sum to at most its amount", [fc.integer({ min: 1, max: 10_000 }), fc.array(fc.integer({ min: 1, max: 4_000 }), { maxLength: 20 })], ([paymentAmount, refunds]) => {
+  prop("the accepted refunds of a payment sum to at most its amount", [fc.integer({ min: 1, max: 10_000 }), fc.array(fc.integer({ min: 1, max: 4_000 }), { maxLength: 20 })], ([paymentAmount, refunds]) => {
     let refunded = 0
     for (const refund of refunds) {
       const original: RefundedPayment = { kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: paymentAmount, refunded }
       const result = checkPayment({ ...base, amount: -refund }, { ...invoice, amountPaid: paymentAmount - refunded }, original)
-      if (Either.isRight(result)) refunded += refund
+      if (Result.isSuccess(result)) refunded += refund
       else {
-        expect(result.left.status).toBe(409)
+        expect(result.failure.status).toBe(409)
         expect(refunded + refund).toBeGreaterThan(paymentAmount)
       }
       expect(refunded).toBeLessThanOrEqual(paymentAmount)
     }
     // a refund of exactly what is left always goes through
     if (refunded < paymentAmount) {
-      expect(Either.isRight(checkPayment({ ...base, amount: refunded - paymentAmount }, invoice, { kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: paymentAmount, refunded }))).toBe(true)
+      expect(Result.isSuccess(checkPayment({ ...base, amount: refunded - paymentAmount }, invoice, { kind: "payment", status: "succeeded", invoiceId: INVOICE, amount: paymentAmount, refunded }))).toBe(true)
     }
   })
 

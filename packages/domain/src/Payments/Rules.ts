@@ -3,7 +3,7 @@
  * detail-code table). Pure: the request and what the database holds in, a decision out. Amounts are in
  * minor units.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { fromMinorUnits, fractionDigits } from "../Common/Money.js"
 import type { InvoiceStatusValue } from "../Invoices/Settlement.js"
 
@@ -49,7 +49,7 @@ const refuse = (
   detail: PaymentRefusal["detail"],
   field: string | undefined,
   message: string
-): Either.Either<never, PaymentRefusal> => Either.left({ status, detail, field, message })
+): Result.Result<never, PaymentRefusal> => Result.fail({ status, detail, field, message })
 
 /** The invoice statuses that take money: sent and paid (a paid invoice can be refunded or overpaid). */
 export const isCollectible = (status: InvoiceStatusValue): boolean => status === "sent" || status === "paid"
@@ -58,7 +58,7 @@ export const isCollectible = (status: InvoiceStatusValue): boolean => status ===
  * The checks of the request alone (no database needed), first: a payment is positive, a refund negative
  * and names the payment it refunds, only a refund names one.
  */
-export const checkRequestShape = (request: PaymentRequest): Either.Either<void, PaymentRefusal> => {
+export const checkRequestShape = (request: PaymentRequest): Result.Result<void, PaymentRefusal> => {
   switch (request.kind) {
     case "payment":
       if (request.amount <= 0) return refuse(400, "invalid_payload", "amount", "amount: a payment is a positive amount")
@@ -73,14 +73,14 @@ export const checkRequestShape = (request: PaymentRequest): Either.Either<void, 
       if (request.refundOfId !== undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: only a refund names the payment it refunds")
       break
   }
-  return Either.void
+  return Result.void
 }
 
 /**
  * The checks against the invoice: the client (payment_client_mismatch), the currency (currency_locked),
  * the invoice's state (payment_target_not_collectible).
  */
-export const checkTarget = (request: PaymentRequest, invoice: InvoiceForPayment): Either.Either<void, PaymentRefusal> => {
+export const checkTarget = (request: PaymentRequest, invoice: InvoiceForPayment): Result.Result<void, PaymentRefusal> => {
   if (request.clientId !== invoice.clientId) {
     return refuse(400, "payment_client_mismatch", "clientId", "clientId must be the invoice's client")
   }
@@ -90,7 +90,7 @@ export const checkTarget = (request: PaymentRequest, invoice: InvoiceForPayment)
   if (!isCollectible(invoice.status)) {
     return refuse(409, "payment_target_not_collectible", "invoiceId", `A ${invoice.status} invoice cannot take payments; only sent and paid invoices can`)
   }
-  return Either.void
+  return Result.void
 }
 
 /**
@@ -102,7 +102,7 @@ export const checkMoney = (
   request: PaymentRequest,
   invoice: InvoiceForPayment,
   original: RefundedPayment | undefined
-): Either.Either<void, PaymentRefusal> => {
+): Result.Result<void, PaymentRefusal> => {
   if (request.kind === "refund") {
     if (original === undefined || original.invoiceId !== invoice.id || original.kind !== "payment") {
       return refuse(400, "invalid_payload", "refundOfId", "refundOfId must name a payment (kind payment) of the same invoice")
@@ -117,7 +117,7 @@ export const checkMoney = (
   if (request.kind !== "payment" && invoice.amountPaid + request.amount < 0) {
     return refuse(409, undefined, "amount", `A ${request.kind} cannot take the money on the invoice below 0 (${fromMinorUnits(invoice.amountPaid, fractionDigits(invoice.currency))} ${invoice.currency} is on it)`)
   }
-  return Either.void
+  return Result.void
 }
 
 /** Every check, in order: the request's shape, then the invoice, then the money. */
@@ -125,5 +125,5 @@ export const checkPayment = (
   request: PaymentRequest,
   invoice: InvoiceForPayment,
   original: RefundedPayment | undefined
-): Either.Either<void, PaymentRefusal> =>
-  Either.flatMap(checkRequestShape(request), () => Either.flatMap(checkTarget(request, invoice), () => checkMoney(request, invoice, original)))
+): Result.Result<void, PaymentRefusal> =>
+  Result.flatMap(checkRequestShape(request), () => Result.flatMap(checkTarget(request, invoice), () => checkMoney(request, invoice, original)))

@@ -1,12 +1,12 @@
 import { Schema } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { BoundedString, BusinessId, DateOnly, DateTime, MoneyAmount, strict, Uuid } from "../Common/Values.js"
+import { BoundedString, BusinessId, DateOnly, DateTime, MoneyAmount, Uuid } from "../Common/Values.js"
 
 export const ProjectId = Uuid.pipe(Schema.brand("ProjectId"))
 export type ProjectId = typeof ProjectId.Type
 
-export const ProjectStatus = Schema.Literal("active", "paused", "completed")
+export const ProjectStatus = Schema.Literals(["active", "paused", "completed"])
 export type ProjectStatus = typeof ProjectStatus.Type
 
 export class Project extends Schema.Class<Project>("Project")({
@@ -43,37 +43,35 @@ const datesMessage = "must be on or after startDate"
 export const ProjectCreate = Schema.Struct({
   name: fields.name,
   clientId: ClientId,
-  status: Schema.optional(fields.status),
-  pipelineStageId: Schema.optional(fields.pipelineStageId),
-  startDate: Schema.optional(fields.startDate),
-  endDate: Schema.optional(fields.endDate),
-  eventDate: Schema.optional(fields.eventDate),
-  contractValue: Schema.optional(fields.contractValue)
-}).pipe(
-  Schema.filter((p) => datesInOrder(p) || { path: ["endDate"], message: datesMessage }),
-  Schema.annotations({ ...strict, identifier: "ProjectCreate" })
-)
+  status: Schema.optionalKey(fields.status),
+  pipelineStageId: Schema.optionalKey(fields.pipelineStageId),
+  startDate: Schema.optionalKey(fields.startDate),
+  endDate: Schema.optionalKey(fields.endDate),
+  eventDate: Schema.optionalKey(fields.eventDate),
+  contractValue: Schema.optionalKey(fields.contractValue)
+}).check(
+  Schema.makeFilter((p) => datesInOrder(p) || { path: ["endDate"], issue: datesMessage })
+).annotate({ identifier: "ProjectCreate" })
 export type ProjectCreate = typeof ProjectCreate.Type
 
 export const ProjectUpdate = Schema.Struct({
-  name: Schema.optional(fields.name),
-  clientId: Schema.optional(ClientId),
-  status: Schema.optional(fields.status),
-  pipelineStageId: Schema.optional(fields.pipelineStageId),
-  startDate: Schema.optional(fields.startDate),
-  endDate: Schema.optional(fields.endDate),
-  eventDate: Schema.optional(fields.eventDate),
-  contractValue: Schema.optional(fields.contractValue)
-}).pipe(
-  Schema.filter((p) => datesInOrder(p) || { path: ["endDate"], message: datesMessage }),
-  Schema.annotations({ ...strict, identifier: "ProjectUpdate" })
-)
+  name: Schema.optionalKey(fields.name),
+  clientId: Schema.optionalKey(ClientId),
+  status: Schema.optionalKey(fields.status),
+  pipelineStageId: Schema.optionalKey(fields.pipelineStageId),
+  startDate: Schema.optionalKey(fields.startDate),
+  endDate: Schema.optionalKey(fields.endDate),
+  eventDate: Schema.optionalKey(fields.eventDate),
+  contractValue: Schema.optionalKey(fields.contractValue)
+}).check(
+  Schema.makeFilter((p) => datesInOrder(p) || { path: ["endDate"], issue: datesMessage })
+).annotate({ identifier: "ProjectUpdate" })
 export type ProjectUpdate = typeof ProjectUpdate.Type
 
 export const ProjectListParams = Schema.Struct({
   ...ListParams,
-  clientId: Schema.optional(ClientId),
-  status: Schema.optional(ProjectStatus)
+  clientId: Schema.optionalKey(ClientId),
+  status: Schema.optionalKey(ProjectStatus)
 })
 
 export const ProjectList = ListOf(Project, "ProjectList")

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { prop } from "../../test/prop.js"
+import { Result } from "effect"
+import * as fc from "fast-check"
 import { DateTime, IANAZone } from "luxon"
 import * as SunCalc from "suncalc"
 import { cascade, type CascadeDay, type CascadeItem, dayOrder, type ItemSchedule } from "./Cascade.js"
@@ -225,11 +226,11 @@ const RUNS = { fastCheck: { numRuns: 200 } }
 // ---------------------------------------------------------------------------------------------
 
 describe("cascade: properties", () => {
-  it.prop("the generated items have valid anchor fields", [itemsArb], ([items]) => {
-    for (const item of items) expect(Either.isRight(checkAnchor(item))).toBe(true)
+  prop("the generated items have valid anchor fields", [itemsArb], ([items]) => {
+    for (const item of items) expect(Result.isSuccess(checkAnchor(item))).toBe(true)
   })
 
-  it.prop("every item gets a schedule; durations are kept; clock times are the zone's", [dayArb, itemsArb], ([day, items]) => {
+  prop("every item gets a schedule; durations are kept; clock times are the zone's", [dayArb, itemsArb], ([day, items]) => {
     const result = cascade(day, items)
     expect(result.size).toBe(items.length)
     for (const item of items) {
@@ -246,7 +247,7 @@ describe("cascade: properties", () => {
     }
   }, RUNS)
 
-  it.prop("anchors are exact; an anchor whose time cannot be known says why", [dayArb, itemsArb], ([day, items]) => {
+  prop("anchors are exact; an anchor whose time cannot be known says why", [dayArb, itemsArb], ([day, items]) => {
     const result = cascade(day, items)
     for (const item of items) {
       if (item.status === "skipped") continue
@@ -263,7 +264,7 @@ describe("cascade: properties", () => {
     }
   }, RUNS)
 
-  it.prop("floats are laid back to back, after an anchor, toward a pivot, or from the day's start", [dayArb, itemsArb], ([day, items]) => {
+  prop("floats are laid back to back, after an anchor, toward a pivot, or from the day's start", [dayArb, itemsArb], ([day, items]) => {
     const result = cascade(day, items)
     const dayStart = localInstant(day, day.startTime)
     for (const track of laidTracks(day, items, result).values()) {
@@ -285,7 +286,7 @@ describe("cascade: properties", () => {
     }
   }, RUNS)
 
-  it.prop("every overlap of neighbours is reported, every reported overlap is real; outside_day exactly when the block leaves the date", [dayArb, itemsArb], ([day, items]) => {
+  prop("every overlap of neighbours is reported, every reported overlap is real; outside_day exactly when the block leaves the date", [dayArb, itemsArb], ([day, items]) => {
     const result = cascade(day, items)
     const bounds = dayBounds(day)
     const expected = new Map<string, Array<string>>()
@@ -310,7 +311,7 @@ describe("cascade: properties", () => {
     }
   }, RUNS)
 
-  it.prop(
+  prop(
     "locality: a float's duration moves only the floats of its segment on its flow side",
     [dayArb, itemsArb, fc.nat(), fc.integer({ min: 1, max: 240 })],
     ([day, items, pick, duration]) => {
@@ -347,7 +348,7 @@ describe("cascade: properties", () => {
     RUNS
   )
 
-  it.prop("skipped items take no time and change nothing else", [dayArb, itemsArb], ([day, items]) => {
+  prop("skipped items take no time and change nothing else", [dayArb, itemsArb], ([day, items]) => {
     const result = cascade(day, items)
     const without = cascade(day, items.filter((item) => item.status !== "skipped"))
     for (const item of items) {
@@ -356,7 +357,7 @@ describe("cascade: properties", () => {
     }
   }, RUNS)
 
-  it.prop("tracks are independent", [dayArb, itemsArb], ([day, items]) => {
+  prop("tracks are independent", [dayArb, itemsArb], ([day, items]) => {
     const result = cascade(day, items)
     for (const trackId of [null, "a", "b"]) {
       const alone = cascade(day, items.filter((item) => item.trackId === trackId))
@@ -364,7 +365,7 @@ describe("cascade: properties", () => {
     }
   }, RUNS)
 
-  it.prop(
+  prop(
     "the result does not depend on the order of the input",
     [dayArb, itemsArb.chain((items) => fc.tuple(fc.constant(items), fc.shuffledSubarray(items, { minLength: items.length, maxLength: items.length })))],
     ([day, [items, shuffled]]) => {
@@ -374,7 +375,7 @@ describe("cascade: properties", () => {
     RUNS
   )
 
-  it.prop("it is deterministic and leaves its input alone", [dayArb, itemsArb], ([day, items]) => {
+  prop("it is deterministic and leaves its input alone", [dayArb, itemsArb], ([day, items]) => {
     const copy = items.map((item) => ({ ...item, createdAt: new Date(item.createdAt.getTime()) }))
     const first = plain(cascade(day, items))
     expect(plain(cascade(structuredClone(day), copy))).toEqual(first)
@@ -382,7 +383,7 @@ describe("cascade: properties", () => {
     expect(copy).toEqual(items)
   }, RUNS)
 
-  it.prop("dayOrder is sortOrder, then createdAt, then id", [itemsArb], ([items]) => {
+  prop("dayOrder is sortOrder, then createdAt, then id", [itemsArb], ([items]) => {
     const sorted = [...items].sort(dayOrder)
     expect(sorted.map((item) => item.id)).toEqual([...items].sort(byDayOrder).map((item) => item.id))
   })

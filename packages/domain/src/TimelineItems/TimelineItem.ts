@@ -1,42 +1,45 @@
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { BoundedString, DateTime, MaxString, strict, Uuid } from "../Common/Values.js"
+import { BoundedString, DateTime, MaxString, Uuid } from "../Common/Values.js"
 import { ClockTime, EventDayId } from "../EventDays/EventDay.js"
 
 export const TimelineItemId = Uuid.pipe(Schema.brand("TimelineItemId"))
 export type TimelineItemId = typeof TimelineItemId.Type
 
-export const AnchorType = Schema.Literal("float", "fixed", "key-moment", "golden-hour", "none")
+export const AnchorType = Schema.Literals(["float", "fixed", "key-moment", "golden-hour", "none"])
 export type AnchorType = typeof AnchorType.Type
 
-export const TimelineItemStatus = Schema.Literal("pending", "in-progress", "completed", "skipped")
+export const TimelineItemStatus = Schema.Literals(["pending", "in-progress", "completed", "skipped"])
 export type TimelineItemStatus = typeof TimelineItemStatus.Type
 
-export const Audience = Schema.Literal("master", "client", "vendor", "team")
+export const Audience = Schema.Literals(["master", "client", "vendor", "team"])
 export type Audience = typeof Audience.Type
 
 /** The anchor keys of a golden-hour item: what of the sun it is pinned to. */
 export const SUN_ANCHORS = ["sunset", "sunrise", "golden-hour-evening", "golden-hour-morning"] as const
 export type SunAnchor = typeof SUN_ANCHORS[number]
 
-export const ConflictCode = Schema.Literal("overlap", "outside_day", "unknown_key_moment", "missing_venue_coordinates", "no_sun_event")
+export const ConflictCode = Schema.Literals(["overlap", "outside_day", "unknown_key_moment", "missing_venue_coordinates", "no_sun_event"])
 export type ConflictCode = typeof ConflictCode.Type
 
 export const ScheduleConflict = Schema.Struct({
   code: ConflictCode,
   message: Schema.String,
-  withItemId: Schema.optional(Uuid.annotations({ description: "The other item of an overlap" }))
-}).annotations({ identifier: "ScheduleConflict", description: "A clash or an anchor whose time cannot be known; nothing is moved to resolve it" })
+  withItemId: Schema.optionalKey(Uuid.annotate({ description: "The other item of an overlap" }))
+}).annotate({ identifier: "ScheduleConflict", description: "A clash or an anchor whose time cannot be known; nothing is moved to resolve it" })
 export type ScheduleConflict = typeof ScheduleConflict.Type
 
 /** Minutes of a block's parts: whole minutes, 0 to 1440 (a duration is more than 0). */
 export const MAX_MINUTES = 1440
-const Minutes = Schema.Int.pipe(
-  Schema.between(0, MAX_MINUTES, { message: () => `must be a whole number of minutes from 0 to ${MAX_MINUTES}` })
-).annotations({ message: () => `must be a whole number of minutes from 0 to ${MAX_MINUTES}` })
-const Duration = Schema.Int.pipe(
-  Schema.between(1, MAX_MINUTES, { message: () => `must be a whole number of minutes from 1 to ${MAX_MINUTES}` })
-).annotations({ message: () => `must be a whole number of minutes from 1 to ${MAX_MINUTES}` })
+const minutes = (minimum: number) => {
+  const message = `must be a whole number of minutes from ${minimum} to ${MAX_MINUTES}`
+  return Schema.Number.annotate({ message }).check(
+    Schema.isInt({ message }),
+    Schema.isBetween({ minimum, maximum: MAX_MINUTES }, { message })
+  )
+}
+const Minutes = minutes(0)
+const Duration = minutes(1)
 
 const HHMM_NULL = Schema.NullOr(Schema.String)
 
@@ -60,10 +63,10 @@ export class TimelineItem extends Schema.Class<TimelineItem>("TimelineItem")({
   visibleTo: Schema.Array(Audience),
   vendorIds: Schema.Array(Uuid),
   status: TimelineItemStatus,
-  startsAt: Schema.NullOr(DateTime).annotations({ description: "Computed: when the item starts (null when skipped)" }),
-  endsAt: Schema.NullOr(DateTime).annotations({ description: "Computed: startsAt + durationMinutes" }),
-  startTime: HHMM_NULL.annotations({ description: "Computed: startsAt as HH:MM in the day's time zone" }),
-  endTime: HHMM_NULL.annotations({ description: "Computed: endsAt as HH:MM in the day's time zone" }),
+  startsAt: Schema.NullOr(DateTime).annotate({ description: "Computed: when the item starts (null when skipped)" }),
+  endsAt: Schema.NullOr(DateTime).annotate({ description: "Computed: startsAt + durationMinutes" }),
+  startTime: HHMM_NULL.annotate({ description: "Computed: startsAt as HH:MM in the day's time zone" }),
+  endTime: HHMM_NULL.annotate({ description: "Computed: endsAt as HH:MM in the day's time zone" }),
   conflicts: Schema.Array(ScheduleConflict),
   createdAt: DateTime,
   updatedAt: DateTime
@@ -82,39 +85,39 @@ export interface AnchorFields {
  * golden-hour-evening, golden-hour-morning), and accepted only with them. Gives the field and the reason
  * of a refusal.
  */
-export const checkAnchor = (item: AnchorFields): Either.Either<void, { readonly field: string; readonly message: string }> => {
-  const refuse = (field: string, message: string) => Either.left({ field, message })
+export const checkAnchor = (item: AnchorFields): Result.Result<void, { readonly field: string; readonly message: string }> => {
+  const refuse = (field: string, message: string) => Result.fail({ field, message })
   if (item.anchorType === "fixed" && item.requestedStartTime === null) return refuse("requestedStartTime", "is required when anchorType is fixed")
   if (item.anchorType !== "fixed" && item.requestedStartTime !== null) return refuse("requestedStartTime", "is accepted only when anchorType is fixed")
   switch (item.anchorType) {
     case "key-moment":
       if (item.anchorKey === null) return refuse("anchorKey", "is required when anchorType is key-moment")
       if (!/^[a-z0-9-]{1,50}$/.test(item.anchorKey)) return refuse("anchorKey", "must be a key moment name: 1 to 50 lowercase letters, digits or dashes")
-      return Either.void
+      return Result.void
     case "golden-hour":
       if (item.anchorKey === null) return refuse("anchorKey", `is required when anchorType is golden-hour (${SUN_ANCHORS.join(", ")})`)
       if (!(SUN_ANCHORS as ReadonlyArray<string>).includes(item.anchorKey)) return refuse("anchorKey", `must be one of ${SUN_ANCHORS.join(", ")}`)
-      return Either.void
+      return Result.void
     default:
-      return item.anchorKey === null ? Either.void : refuse("anchorKey", "is accepted only when anchorType is key-moment or golden-hour")
+      return item.anchorKey === null ? Result.void : refuse("anchorKey", "is accepted only when anchorType is key-moment or golden-hour")
   }
 }
 
-const VisibleTo = Schema.Array(Audience).pipe(
-  Schema.filter((a) => new Set(a).size === a.length, { message: () => "must not name an audience twice" })
-)
-const VendorIds = Schema.Array(Uuid).pipe(
-  Schema.maxItems(50, { message: () => "must have at most 50 vendors" }),
-  Schema.filter((a) => new Set(a).size === a.length, { message: () => "must not name a vendor twice" })
+const noRepeats = (message: string) =>
+  Schema.makeFilter((a: ReadonlyArray<string>) => new Set(a).size === a.length, { message })
+const VisibleTo = Schema.Array(Audience).check(noRepeats("must not name an audience twice"))
+const VendorIds = Schema.Array(Uuid).check(
+  Schema.isMaxLength(50, { message: "must have at most 50 vendors" }),
+  noRepeats("must not name a vendor twice")
 )
 const TrackId = BoundedString(1, 50)
-const AnchorKey = Schema.String.pipe(Schema.maxLength(50, { message: () => "must be at most 50 characters" }))
+const AnchorKey = Schema.String.check(Schema.isMaxLength(50, { message: "must be at most 50 characters" }))
 
 const editable = {
   title: BoundedString(1, 200),
   description: Schema.NullOr(MaxString(5000)),
   categoryId: Schema.NullOr(Uuid),
-  sortOrder: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0, { message: () => "must be 0 or more" })),
+  sortOrder: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be 0 or more" })),
   trackId: Schema.NullOr(TrackId),
   requestedStartTime: Schema.NullOr(ClockTime),
   durationMinutes: Duration,
@@ -132,21 +135,21 @@ const editable = {
 
 /** The fields that create and update bodies both take as optional. */
 const optionalFields = {
-  description: Schema.optional(editable.description),
-  categoryId: Schema.optional(editable.categoryId),
-  sortOrder: Schema.optional(editable.sortOrder),
-  trackId: Schema.optional(editable.trackId),
-  requestedStartTime: Schema.optional(editable.requestedStartTime),
-  bufferBeforeMinutes: Schema.optional(editable.bufferBeforeMinutes),
-  bufferAfterMinutes: Schema.optional(editable.bufferAfterMinutes),
-  travelTimeMinutes: Schema.optional(editable.travelTimeMinutes),
-  locked: Schema.optional(editable.locked),
-  anchorType: Schema.optional(editable.anchorType),
-  anchorKey: Schema.optional(editable.anchorKey),
-  location: Schema.optional(editable.location),
-  visibleTo: Schema.optional(editable.visibleTo),
-  vendorIds: Schema.optional(editable.vendorIds),
-  status: Schema.optional(editable.status)
+  description: Schema.optionalKey(editable.description),
+  categoryId: Schema.optionalKey(editable.categoryId),
+  sortOrder: Schema.optionalKey(editable.sortOrder),
+  trackId: Schema.optionalKey(editable.trackId),
+  requestedStartTime: Schema.optionalKey(editable.requestedStartTime),
+  bufferBeforeMinutes: Schema.optionalKey(editable.bufferBeforeMinutes),
+  bufferAfterMinutes: Schema.optionalKey(editable.bufferAfterMinutes),
+  travelTimeMinutes: Schema.optionalKey(editable.travelTimeMinutes),
+  locked: Schema.optionalKey(editable.locked),
+  anchorType: Schema.optionalKey(editable.anchorType),
+  anchorKey: Schema.optionalKey(editable.anchorKey),
+  location: Schema.optionalKey(editable.location),
+  visibleTo: Schema.optionalKey(editable.visibleTo),
+  vendorIds: Schema.optionalKey(editable.vendorIds),
+  status: Schema.optionalKey(editable.status)
 }
 
 export const TimelineItemCreate = Schema.Struct({
@@ -154,20 +157,19 @@ export const TimelineItemCreate = Schema.Struct({
   title: editable.title,
   durationMinutes: editable.durationMinutes,
   ...optionalFields
-}).pipe(
-  Schema.filter((c) => {
+}).check(
+  Schema.makeFilter((c) => {
     const anchor = checkAnchor({ anchorType: c.anchorType ?? "float", anchorKey: c.anchorKey ?? null, requestedStartTime: c.requestedStartTime ?? null })
-    return Either.isRight(anchor) || { path: [anchor.left.field], message: anchor.left.message }
-  }),
-  Schema.annotations({ ...strict, identifier: "TimelineItemCreate" })
-)
+    return Result.isSuccess(anchor) || { path: [anchor.failure.field], issue: anchor.failure.message }
+  })
+).annotate({ identifier: "TimelineItemCreate" })
 export type TimelineItemCreate = typeof TimelineItemCreate.Type
 
 export const TimelineItemUpdate = Schema.Struct({
-  title: Schema.optional(editable.title),
-  durationMinutes: Schema.optional(editable.durationMinutes),
+  title: Schema.optionalKey(editable.title),
+  durationMinutes: Schema.optionalKey(editable.durationMinutes),
   ...optionalFields
-}).annotations({ ...strict, identifier: "TimelineItemUpdate" })
+}).annotate({ identifier: "TimelineItemUpdate" })
 export type TimelineItemUpdate = typeof TimelineItemUpdate.Type
 
 /**
@@ -201,8 +203,8 @@ export const lockedAllows = (update: TimelineItemUpdate): boolean =>
 
 export const TimelineItemListParams = Schema.Struct({
   ...ListParams,
-  eventDayId: Schema.optional(EventDayId),
-  status: Schema.optional(TimelineItemStatus)
+  eventDayId: Schema.optionalKey(EventDayId),
+  status: Schema.optionalKey(TimelineItemStatus)
 })
 
 export const TimelineItemList = ListOf(TimelineItem, "TimelineItemList")

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { DateTime, MaxString, strict, Text, Uuid } from "../Common/Values.js"
+import { DateTime, generatedAs, MaxString, Text, Uuid } from "../Common/Values.js"
 
 export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
 export type WebhookId = typeof WebhookId.Type
@@ -8,20 +8,23 @@ export const DeliveryId = Uuid.pipe(Schema.brand("WebhookDeliveryId"))
 export type DeliveryId = typeof DeliveryId.Type
 
 /** A target URL: absolute, at most 2048 characters (https is checked by the server, with the SSRF rules). */
-export const WebhookUrl = Text.pipe(
-  Schema.maxLength(2048, { message: () => "must be at most 2048 characters" }),
-  Schema.filter((s) => URL.canParse(s), { message: () => "must be an absolute URL" })
-).annotations({ format: "uri", arbitrary: () => (fc) => fc.constantFrom("https://example.com/hooks", "https://hooks.example.org/a/b") })
+export const WebhookUrl = Text.check(
+  Schema.isMaxLength(2048, { message: "must be at most 2048 characters" }),
+  Schema.makeFilter((s: string) => URL.canParse(s), {
+    message: "must be an absolute URL",
+    ...generatedAs(/^https:\/\/(example\.com\/hooks|hooks\.example\.org\/a\/b)$/)
+  })
+).annotate({ format: "uri" })
 
 /** Event names (see GET /api/v1/webhook-events), or ["*"] for every event. */
-export const WebhookEvents = Schema.Array(Text.pipe(Schema.maxLength(100))).pipe(
-  Schema.minItems(1, { message: () => "must name at least one event" }),
-  Schema.maxItems(100, { message: () => "must name at most 100 events" })
+export const WebhookEvents = Schema.Array(Text.check(Schema.isMaxLength(100))).check(
+  Schema.isMinLength(1, { message: "must name at least one event" }),
+  Schema.isMaxLength(100, { message: "must name at most 100 events" })
 )
 
 /** A signing secret: `whsec_` and base64 of 24 to 64 random bytes (Standard Webhooks). Write-only. */
-export const WebhookSecret = Schema.String.pipe(
-  Schema.filter((s) => {
+export const WebhookSecret = Schema.String.check(
+  Schema.makeFilter((s: string) => {
     const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(s)
     if (match === null) return false
     try {
@@ -31,7 +34,7 @@ export const WebhookSecret = Schema.String.pipe(
     } catch {
       return false
     }
-  }, { message: () => "must be whsec_ followed by base64 of 24 to 64 random bytes" })
+  }, { message: "must be whsec_ followed by base64 of 24 to 64 random bytes" })
 )
 
 export class Webhook extends Schema.Class<Webhook>("Webhook")({
@@ -48,26 +51,26 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
 export const WebhookCreate = Schema.Struct({
   url: WebhookUrl,
   events: WebhookEvents,
-  description: Schema.optional(Schema.NullOr(MaxString(500))),
-  enabled: Schema.optional(Schema.Boolean),
-  secret: Schema.optional(WebhookSecret)
-}).annotations({ ...strict, identifier: "WebhookCreate" })
+  description: Schema.optionalKey(Schema.NullOr(MaxString(500))),
+  enabled: Schema.optionalKey(Schema.Boolean),
+  secret: Schema.optionalKey(WebhookSecret)
+}).annotate({ identifier: "WebhookCreate" })
 export type WebhookCreate = typeof WebhookCreate.Type
 
 export const WebhookUpdate = Schema.Struct({
-  url: Schema.optional(WebhookUrl),
-  events: Schema.optional(WebhookEvents),
-  description: Schema.optional(Schema.NullOr(MaxString(500))),
-  enabled: Schema.optional(Schema.Boolean),
+  url: Schema.optionalKey(WebhookUrl),
+  events: Schema.optionalKey(WebhookEvents),
+  description: Schema.optionalKey(Schema.NullOr(MaxString(500))),
+  enabled: Schema.optionalKey(Schema.Boolean),
   /** A new secret, or null to stop signing. */
-  secret: Schema.optional(Schema.NullOr(WebhookSecret))
-}).annotations({ ...strict, identifier: "WebhookUpdate" })
+  secret: Schema.optionalKey(Schema.NullOr(WebhookSecret))
+}).annotate({ identifier: "WebhookUpdate" })
 export type WebhookUpdate = typeof WebhookUpdate.Type
 
 export const WebhookListParams = Schema.Struct({ ...ListParams })
 export const WebhookList = ListOf(Webhook, "WebhookList")
 
-export const DeliveryStatus = Schema.Literal("pending", "succeeded", "failed")
+export const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed"])
 
 export const DeliveryAttempt = Schema.Struct({
   attemptedAt: DateTime,
@@ -75,7 +78,7 @@ export const DeliveryAttempt = Schema.Struct({
   durationMs: Schema.Int,
   responseBody: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "WebhookDeliveryAttempt" })
+}).annotate({ identifier: "WebhookDeliveryAttempt" })
 
 export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDelivery")({
   id: DeliveryId,
@@ -97,7 +100,7 @@ export const WebhookEventType = Schema.Struct({
   name: Schema.String,
   description: Schema.String,
   payloadSchema: Schema.Unknown
-}).annotations({ identifier: "WebhookEventType" })
+}).annotate({ identifier: "WebhookEventType" })
 
 export const WebhookEventTypeList = ListOf(WebhookEventType, "WebhookEventTypeList")
 
