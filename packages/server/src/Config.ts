@@ -1,4 +1,4 @@
-import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaTransformation } from "effect"
 
 export interface AppConfigShape {
   readonly port: number
@@ -17,7 +17,7 @@ export interface AppConfigShape {
   readonly webhooksAllowInsecure: boolean
 }
 
-export class AppConfig extends Context.Tag("@bizops/server/AppConfig")<AppConfig, AppConfigShape>() {}
+export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@bizops/server/AppConfig") {}
 
 /** An absolute http(s) URL without query or fragment: what BASE_URL must be (the OAuth issuer). */
 export const isBaseUrl = (value: string): boolean => {
@@ -29,34 +29,47 @@ export const isBaseUrl = (value: string): boolean => {
   }
 }
 
-const BaseUrl = Config.string("BASE_URL").pipe(
-  Config.validate({
-    message: "BASE_URL must be an absolute http(s) URL without query or fragment, for example https://api.example.com",
-    validation: isBaseUrl
+const BaseUrl = Config.schema(
+  Schema.String.check(Schema.makeFilter(isBaseUrl, {
+    message: "BASE_URL must be an absolute http(s) URL without query or fragment, for example https://api.example.com"
+  })),
+  "BASE_URL"
+)
+
+const PORT_MESSAGE = "PORT must be a whole number from 0 (any free port) to 65535"
+const Port = Schema.String.check(
+  Schema.makeFilter((s: string) => /^[0-9]{1,5}$/.test(s.trim()) && Number(s) <= 65535, { message: PORT_MESSAGE })
+).pipe(
+  Schema.decodeTo(Schema.Number, SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) }))
+)
+
+/** TRUST_PROXY's words: off, on (one proxy), or a number of proxies. */
+const trustProxyOf = (value: string): number | undefined => {
+  const v = value.trim().toLowerCase()
+  if (["", "0", "false", "no", "off"].includes(v)) return 0
+  if (["true", "yes", "on"].includes(v)) return 1
+  if (/^[1-9]$/.test(v)) return Number(v)
+  return undefined
+}
+
+const TrustProxy = Schema.String.check(
+  Schema.makeFilter((value: string) => trustProxyOf(value) !== undefined, {
+    message: "TRUST_PROXY must be off (0, false), on (1, true: one proxy), or the number of proxies from 1 to 9"
   })
 )
 
 /** The settings, with BASE_URL read from the environment or not (when a caller sets it). */
 const configOf = (readBaseUrl: boolean): Config.Config<AppConfigShape> => Config.all({
-  port: Config.integer("PORT").pipe(
-    Config.validate({ message: "PORT must be a whole number from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
-    Config.withDefault(3000)
-  ),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  port: Config.schema(Port, "PORT").pipe(Config.withDefault(3000)),
+  host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   baseUrl: readBaseUrl ? Config.option(BaseUrl) : Config.succeed(Option.none()),
-  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
-  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
-  trustedProxies: Config.string("TRUST_PROXY").pipe(
-    Config.mapOrFail((value) => {
-      const v = value.trim().toLowerCase()
-      if (["", "0", "false", "no", "off"].includes(v)) return Either.right(0)
-      if (["true", "yes", "on"].includes(v)) return Either.right(1)
-      if (/^[1-9]$/.test(v)) return Either.right(Number(v))
-      return Either.left(ConfigError.InvalidData(["TRUST_PROXY"], "TRUST_PROXY must be off (0, false), on (1, true: one proxy), or the number of proxies from 1 to 9"))
-    }),
+  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+  dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
+  trustedProxies: Config.schema(TrustProxy, "TRUST_PROXY").pipe(
+    Config.map((value) => trustProxyOf(value) ?? 0),
     Config.withDefault(0)
   ),
-  webhooksAllowInsecure: Config.boolean("WEBHOOKS_ALLOW_INSECURE").pipe(Config.withDefault(false))
+  webhooksAllowInsecure: Config.Boolean("WEBHOOKS_ALLOW_INSECURE").pipe(Config.withDefault(false))
 }).pipe(
   Config.map(({ baseUrl, ...rest }) => ({
     ...rest,

@@ -130,9 +130,18 @@ describe("dayClock", () => {
     const start = DateTime.fromISO(d, { zone: z }).startOf("day")
     expect(clock.dayStart).toBe(start.toMillis())
     expect(clock.dayEnd).toBe(start.plus({ days: 1 }).startOf("day").toMillis())
-    expect(clock.clockTimeOf(clock.dayStart)).toBe("00:00")
-    expect(clock.clockTimeOf(clock.dayEnd)).toBe("00:00")
+    // The clocks read 00:00 at the day's start, except where midnight itself was skipped (Sao Paulo's
+    // clocks went from 00:00 to 01:00 on the first day of summer time until 2019): then 01:00.
+    expect(clock.clockTimeOf(clock.dayStart)).toBe(hhmm(start.toMillis(), z))
+    expect(clock.clockTimeOf(clock.dayEnd)).toBe(hhmm(start.plus({ days: 1 }).startOf("day").toMillis(), z))
     expect(clock.instantOf(0)).toBe(clock.dayStart)
+  })
+
+  it("Sao Paulo, 2018-11-04: midnight was skipped, the day starts at 01:00", () => {
+    const clock = dayClock("2018-11-04", "America/Sao_Paulo")
+    expect(clock.dayStart).toBe(Date.parse("2018-11-04T03:00:00Z"))
+    expect(clock.clockTimeOf(clock.dayStart)).toBe("01:00")
+    expect(clock.dayEnd - clock.dayStart).toBe(23 * HOUR)
   })
 
   it("Berlin: the day the clocks spring forward has 23 hours, 02:30 does not exist", () => {

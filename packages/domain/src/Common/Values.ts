@@ -23,12 +23,12 @@ export const generatedWhole = { arbitraryConstraint: { number: "integer" as cons
  * Any 8-4-4-4-12 hex string, as PostgreSQL's uuid accepts (Effect 4's `isUUID` demands a version
  * digit and a variant, which ids such as 00000000-0000-0000-0000-000000000001 lack).
  */
-export const Uuid = Schema.String.check(
+export const Uuid = Schema.String.annotate({ format: "uuid", description: "A UUID v4 string" }).check(
   Schema.isPattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/u, {
     message: "must be a UUID",
     ...generatedAs(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   })
-).annotate({ format: "uuid", description: "A UUID v4 string" })
+)
 
 export const OrganizationId = Uuid.pipe(Schema.brand("OrganizationId"))
 export type OrganizationId = typeof OrganizationId.Type
@@ -44,12 +44,13 @@ const isCalendarDate = (s: string): boolean => {
 }
 
 /** A calendar date, `YYYY-MM-DD`. */
-export const DateOnly = Schema.String.check(
+export const DateOnly = Schema.String.annotate({ format: "date", description: "YYYY-MM-DD" }).check(
   Schema.makeFilter(isCalendarDate, {
+    identifier: "Date",
     message: "must be a date in the form YYYY-MM-DD",
     ...generatedAs(/^(19[0-9]{2}|2[01][0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$/)
   })
-).annotate({ identifier: "Date", format: "date", description: "YYYY-MM-DD" })
+)
 export type DateOnly = typeof DateOnly.Type
 
 /** An ISO 8601 UTC timestamp with milliseconds on output; any ISO 8601 date-time on input. */
