@@ -35,4 +35,4 @@ export const bootstrapDemo = Effect.gen(function*() {
       ""
     ].join("\n")
   )
-}).pipe(Effect.provide(AccessRepo.Default), Effect.orDie)
+}).pipe(Effect.provide(AccessRepo.layer), Effect.orDie)

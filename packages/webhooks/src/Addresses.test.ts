@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as fc from "effect/FastCheck"
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { prop } from "../test/prop.js"
 import {
   checkAddress,
   checkTargetUrl,
@@ -89,11 +90,11 @@ describe("isForbiddenAddress: IPv4", () => {
     }
   )
 
-  it.prop("refuses every address of every forbidden block", [inForbiddenBlock], ([n]) => {
+  prop("refuses every address of every forbidden block", [inForbiddenBlock], ([n]) => {
     expect(isForbiddenAddress(toDotted(n))).toBe(true)
   })
 
-  it.prop("agrees with the oracle on any IPv4 address", [ipv4Int], ([n]) => {
+  prop("agrees with the oracle on any IPv4 address", [ipv4Int], ([n]) => {
     expect(isForbiddenAddress(toDotted(n))).toBe(oracleForbidden(n))
   })
 })
@@ -134,18 +135,18 @@ describe("isForbiddenAddress: IPv6", () => {
     }
   )
 
-  it.prop("an IPv6 form of an IPv4 address is judged as that address", [fc.oneof(inForbiddenBlock, ipv4Int)], ([n]) => {
+  prop("an IPv6 form of an IPv4 address is judged as that address", [fc.oneof(inForbiddenBlock, ipv4Int)], ([n]) => {
     for (const form of ipv6Forms(n)) expect([form, isForbiddenAddress(form)]).toEqual([form, oracleForbidden(n)])
   })
 
-  it.prop("refuses every address of fc00::/7, fe80::/10, ff00::/8", [
+  prop("refuses every address of fc00::/7, fe80::/10, ff00::/8", [
     fc.oneof(fc.integer({ min: 0xfc00, max: 0xfdff }), fc.integer({ min: 0xfe80, max: 0xfebf }), fc.integer({ min: 0xff00, max: 0xffff })),
     fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 })
   ], ([first, rest]) => {
     expect(isForbiddenAddress([first, ...rest].map(hex).join(":"))).toBe(true)
   })
 
-  it.prop("accepts public unicast IPv6 (2000::/3 outside the special blocks)", [
+  prop("accepts public unicast IPv6 (2000::/3 outside the special blocks)", [
     fc.integer({ min: 0x2400, max: 0x2fff }),
     fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 })
   ], ([first, rest]) => {
@@ -158,7 +159,7 @@ describe("isForbiddenAddress: anything else fails closed", () => {
     expect(isForbiddenAddress(text)).toBe(true)
   })
 
-  it.prop("refuses every string that is not an address", [fc.string({ maxLength: 20 }).filter((s) => !/^[0-9a-fA-FxX.:%[\]]*$/.test(s))], ([text]) => {
+  prop("refuses every string that is not an address", [fc.string({ maxLength: 20 }).filter((s) => !/^[0-9a-fA-FxX.:%[\]]*$/.test(s))], ([text]) => {
     expect(isForbiddenAddress(text)).toBe(true)
   })
 })
@@ -188,7 +189,7 @@ describe("loopback", () => {
 
 const secure = { allowInsecure: false }
 const insecure = { allowInsecure: true }
-const leftOf = (either: Either.Either<URL, string>): string | undefined => Either.isLeft(either) ? either.left : undefined
+const leftOf = (result: Result.Result<URL, string>): string | undefined => Result.isFailure(result) ? result.failure : undefined
 
 describe("checkTargetUrl", () => {
   it.each([
@@ -200,8 +201,8 @@ describe("checkTargetUrl", () => {
   ])("accepts %s", (url) => {
     const result = checkTargetUrl(url, secure)
     expect(leftOf(result)).toBeUndefined()
-    expect(Either.getOrThrow(result)).toBeInstanceOf(URL)
-    expect(Either.isRight(checkTargetUrl(url, insecure))).toBe(true)
+    expect(Result.getOrThrow(result)).toBeInstanceOf(URL)
+    expect(Result.isSuccess(checkTargetUrl(url, insecure))).toBe(true)
   })
 
   it.each([
@@ -254,21 +255,21 @@ describe("checkTargetUrl", () => {
     })
   })
 
-  it.prop("an https URL to any forbidden IPv4 literal is refused", [inForbiddenBlock], ([n]) => {
+  prop("an https URL to any forbidden IPv4 literal is refused", [inForbiddenBlock], ([n]) => {
     expect(leftOf(checkTargetUrl(`https://${toDotted(n)}/hook`, secure))).toBe(FORBIDDEN_ADDRESS_MESSAGE)
   })
 
-  it.prop("http is refused for every non-loopback host, with or without the setting", [ipv4Int, fc.boolean()], ([n, allowInsecure]) => {
+  prop("http is refused for every non-loopback host, with or without the setting", [ipv4Int, fc.boolean()], ([n, allowInsecure]) => {
     fc.pre(Math.floor(n / 2 ** 24) !== 127)
-    expect(Either.isLeft(checkTargetUrl(`http://${toDotted(n)}/hook`, { allowInsecure }))).toBe(true)
+    expect(Result.isFailure(checkTargetUrl(`http://${toDotted(n)}/hook`, { allowInsecure }))).toBe(true)
   })
 })
 
 describe("checkAddress (the worker, after DNS)", () => {
   it("refuses a forbidden address with a message for the attempt, unless insecure", () => {
-    expect(checkAddress("169.254.169.254", secure)).toEqual(Either.left("refused to connect to 169.254.169.254: not a public address"))
-    expect(checkAddress("[::1]", secure)).toEqual(Either.left("refused to connect to ::1: not a public address"))
-    expect(checkAddress("8.8.8.8", secure)).toEqual(Either.right("8.8.8.8"))
-    expect(checkAddress("127.0.0.1", insecure)).toEqual(Either.right("127.0.0.1"))
+    expect(checkAddress("169.254.169.254", secure)).toEqual(Result.fail("refused to connect to 169.254.169.254: not a public address"))
+    expect(checkAddress("[::1]", secure)).toEqual(Result.fail("refused to connect to ::1: not a public address"))
+    expect(checkAddress("8.8.8.8", secure)).toEqual(Result.succeed("8.8.8.8"))
+    expect(checkAddress("127.0.0.1", insecure)).toEqual(Result.succeed("127.0.0.1"))
   })
 })

@@ -10,7 +10,7 @@
  * `::ffff:a.b.c.d`, IPv4-translated, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the IPv4 address
  * they carry. Anything that does not parse as an address is forbidden (fail closed).
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import ipaddr from "ipaddr.js"
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
@@ -102,30 +102,30 @@ export const FORBIDDEN_ADDRESS_MESSAGE = "must not point at a private, loopback,
  * Unless `allowInsecure` is on, a host written as a forbidden address, or `localhost`, is refused here already
  * (a name is judged by the worker once resolved). Gives the parsed URL, or the message of a 400.
  */
-export const checkTargetUrl = (url: string, options: TargetOptions): Either.Either<URL, string> => {
-  if (!URL.canParse(url)) return Either.left("must be an absolute URL")
+export const checkTargetUrl = (url: string, options: TargetOptions): Result.Result<URL, string> => {
+  if (!URL.canParse(url)) return Result.fail("must be an absolute URL")
   const parsed = new URL(url)
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return Either.left("must use https")
-  if (parsed.username !== "" || parsed.password !== "") return Either.left("must not contain a user name or password")
-  if (parsed.hostname === "") return Either.left("must name a host")
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return Result.fail("must use https")
+  if (parsed.username !== "" || parsed.password !== "") return Result.fail("must not contain a user name or password")
+  if (parsed.hostname === "") return Result.fail("must name a host")
   const loopback = isLoopbackHost(parsed.hostname)
   if (parsed.protocol === "http:" && !(options.allowInsecure && loopback)) {
-    return Either.left(
+    return Result.fail(
       options.allowInsecure ? "must use https (http is accepted only for a loopback host such as 127.0.0.1 or localhost)" : "must use https"
     )
   }
   if (!options.allowInsecure) {
     const literal = literalAddress(parsed.hostname)
-    if (loopback || (literal !== undefined && isForbiddenAddress(literal))) return Either.left(FORBIDDEN_ADDRESS_MESSAGE)
+    if (loopback || (literal !== undefined && isForbiddenAddress(literal))) return Result.fail(FORBIDDEN_ADDRESS_MESSAGE)
   }
-  return Either.right(parsed)
+  return Result.succeed(parsed)
 }
 
 /**
  * Judges an address the worker is about to connect to (after DNS): the address back, or the error to record
  * for the attempt. With `allowInsecure` every address is accepted.
  */
-export const checkAddress = (ip: string, options: TargetOptions): Either.Either<string, string> =>
+export const checkAddress = (ip: string, options: TargetOptions): Result.Result<string, string> =>
   !options.allowInsecure && isForbiddenAddress(ip)
-    ? Either.left(`refused to connect to ${withoutBrackets(ip)}: not a public address`)
-    : Either.right(withoutBrackets(ip))
+    ? Result.fail(`refused to connect to ${withoutBrackets(ip)}: not a public address`)
+    : Result.succeed(withoutBrackets(ip))

@@ -7,7 +7,19 @@
  * `...resourceEvents("time_entry", TimeEntry)`.
  */
 import { Client, Contact, EventDay, Invoice, Payment, Project, TimelineItem, Uuid, Webhook } from "@bizops/domain"
-import { Array as Arr, Either, JSONSchema, Schema, SchemaAST } from "effect"
+import { Array as Arr, JsonSchema, Result, Schema, SchemaTransformation, Struct } from "effect"
+
+/** No services to decode or encode with. */
+type NoServices = { readonly DecodingServices: never; readonly EncodingServices: never }
+
+/**
+ * A schema usable as a field of an event's body. `Schema.Struct.Fields` values are `Schema.Constraint`s
+ * (services `unknown`), too loose for a struct that must decode without services.
+ */
+export type FieldSchema = Schema.Constraint & NoServices
+
+/** The schema of an event's whole body: decodes and encodes without services. */
+export type PayloadSchema = Schema.Codec<unknown, unknown>
 
 /** One event of the catalog: its name, what it means, the resource it carries, its body's schema. */
 export interface EventDefinition<Name extends string = string> {
@@ -17,19 +29,37 @@ export interface EventDefinition<Name extends string = string> {
   readonly resource?: string
   /** False only for `ping`, which is sent by `POST /webhooks/{id}/test` and cannot be subscribed to. */
   readonly subscribable: boolean
-  /** The schema of the whole body (`{ id, type, createdAt, organizationId, data }`). */
-  readonly payload: Schema.Schema.AnyNoContext
+  /** The schema of the whole body (`{ id, type, createdAt, organizationId, data }`); JSON through `Schema.toCodecJson`. */
+  readonly payload: PayloadSchema
 }
 
-/** A schema of a resource object: a `Schema.Struct`, a `Schema.Class`, or a struct with an index signature. */
-export type ResourceSchema = Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }
+/** The fields of a resource object. */
+export type ResourceFields = { readonly [key: string]: FieldSchema }
+
+/**
+ * A schema of a resource object: a `Schema.Struct` or a `Schema.Class` (`fields`), or a struct with an index
+ * signature, `Schema.StructWithRest` (`schema.fields` and the `records`: the permissive placeholders).
+ */
+export type ResourceSchema =
+  | FieldSchema & { readonly fields: ResourceFields }
+  | FieldSchema & {
+    readonly schema: { readonly fields: ResourceFields }
+    readonly records: ReadonlyArray<Schema.StructWithRest.Records[number] & NoServices>
+  }
 
 /** The id of an event: a UUID, also sent as the `webhook-id` header. */
-export const EventId = Uuid.annotations({ description: "The event's id (a UUID), also sent as the webhook-id header; the same on every retry" })
+export const EventId = Uuid.annotate({ description: "The event's id (a UUID), also sent as the webhook-id header; the same on every retry" })
 
-/** The `createdAt` of an event: a Date in code, an ISO 8601 UTC string in JSON. */
-const EventTimestamp = Schema.Date.annotations({
-  jsonSchema: { type: "string", format: "date-time", description: "When the event happened (ISO 8601 UTC, with milliseconds)" }
+/**
+ * The `createdAt` of an event: a Date in code, an ISO 8601 UTC string in JSON. The JSON form is given
+ * explicitly, because an annotation on `Schema.Date` itself does not reach its JSON Schema.
+ */
+const EventTimestamp = Schema.Date.annotate({
+  toCodecJson: () =>
+    Schema.link<Date>()(
+      Schema.String.annotate({ format: "date-time", description: "When the event happened (ISO 8601 UTC, with milliseconds)" }),
+      SchemaTransformation.dateFromString
+    )
 })
 
 const pascal = (name: string): string =>
@@ -37,18 +67,13 @@ const pascal = (name: string): string =>
 
 const humanize = (resource: string): string => resource.replaceAll("_", " ")
 
-/** Any JSON value (in tests, generated as a JSON-safe scalar so that samples survive a JSON round trip). */
-const JsonValue = Schema.Unknown.annotations({
-  description: "any JSON value",
-  arbitrary: () => (fc) => fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null))
-})
-
-/** A field name (in tests, never `__proto__`, which JSON text and JavaScript objects treat differently). */
-const FieldName = Schema.String.annotations({ arbitrary: () => (fc) => fc.string().filter((key) => key !== "__proto__") })
-
-/** The object of an event whose resource has no schema in `@bizops/domain` yet: an object with an id, any other fields. */
+/**
+ * The object of an event whose resource has no schema in `@bizops/domain` yet: an object with an id, any other
+ * fields (their values are any JSON value; in tests Effect generates `Unknown` as JSON values, so samples
+ * survive a JSON round trip).
+ */
 export const permissiveObject = (identifier: string, description: string) =>
-  Schema.Struct({ id: Uuid }, Schema.Record({ key: FieldName, value: JsonValue })).annotations({ identifier, description })
+  Schema.StructWithRest(Schema.Struct({ id: Uuid }), [Schema.Record(Schema.String, Schema.Unknown)]).annotate({ identifier, description })
 
 const notYetDescribed = (what: string, path: string) =>
   `${what} as the API returns it${path === "" ? "" : ` (${path})`}. Its schema is not part of the catalog yet, so it is described here as an object with an id; the issue that adds the resource replaces this with the full schema.`
@@ -57,24 +82,22 @@ const notYetDescribed = (what: string, path: string) =>
 export const SaleObject = permissiveObject("SaleEventObject", notYetDescribed("The sale", "GET /api/v1/sales/{id}"))
 export const ContractObject = permissiveObject("ContractEventObject", notYetDescribed("The contract", "GET /api/v1/contracts/{id}"))
 
-/** `data.previousAttributes` of an `_updated` event: the old values of the fields that changed. */
-const previousAttributesOf = (object: ResourceSchema, resource: string): Schema.Schema<object> => {
-  // A struct is a type literal; a class is a transformation from the type literal of its fields.
-  const ast = object.ast
-  const fields = SchemaAST.isTypeLiteral(ast)
-    ? ast
-    : SchemaAST.isTransformation(ast) && SchemaAST.isTypeLiteral(ast.from)
-    ? ast.from
-    : undefined
-  if (fields === undefined) throw new Error(`resourceEvents(${resource}): the object schema must be a Schema.Struct or a Schema.Class`)
-  return Schema.make<object>(SchemaAST.partial(fields, { exact: true })).annotations({
+/**
+ * `data.previousAttributes` of an `_updated` event: the old values of the fields that changed. Every field of
+ * the object, each optional (exact: absent, never undefined); a struct with an index signature keeps it.
+ */
+const previousAttributesOf = (object: ResourceSchema, resource: string) => {
+  const annotations = {
     identifier: `${pascal(resource)}PreviousAttributes`,
     description: `The old values of the ${humanize(resource)}'s fields that changed (only those fields)`
-  })
+  }
+  return "fields" in object
+    ? Schema.Struct(Struct.map(object.fields, Schema.optionalKey)).annotate(annotations)
+    : Schema.StructWithRest(Schema.Struct(Struct.map(object.schema.fields, Schema.optionalKey)), object.records).annotate(annotations)
 }
 
 /** The fields of an event's `data` (schemas without requirements). */
-export type DataFields = { readonly [key: string]: Schema.Schema.AnyNoContext }
+export type DataFields = { readonly [key: string]: FieldSchema }
 
 /** The body of an event: `{ id, type, createdAt, organizationId, data }`. */
 const payloadOf = <Name extends string>(name: Name, description: string, data: DataFields) =>
@@ -82,9 +105,9 @@ const payloadOf = <Name extends string>(name: Name, description: string, data: D
     id: EventId,
     type: Schema.Literal(name),
     createdAt: EventTimestamp,
-    organizationId: Uuid.annotations({ description: "The organization the event belongs to" }),
+    organizationId: Uuid.annotate({ description: "The organization the event belongs to" }),
     data: Schema.Struct(data)
-  }).annotations({ identifier: `${pascal(name)}Event`, title: name, description })
+  }).annotate({ identifier: `${pascal(name)}Event`, title: name, description })
 
 const define = <Name extends string>(
   name: Name,
@@ -138,11 +161,11 @@ export const namedEvent = <Name extends string>(
 
 /** `data.refund` of `invoice_refunded`. */
 export const Refund = Schema.Struct({
-  paymentId: Uuid.annotations({ description: "The refund's payment record (kind refund; its refundOfId names the payment refunded)" }),
-  amount: Schema.Number.pipe(Schema.finite(), Schema.positive()).annotations({ description: "The amount refunded, a positive number in the invoice's currency" }),
-  method: Schema.String.annotations({ description: "How the money went back: a payment method (processor, check, bank_transfer, cash, wire, ...)" }),
-  reason: Schema.NullOr(Schema.String).annotations({ description: "The refund's notes, or null" })
-}).annotations({ identifier: "InvoiceRefund", description: "The refund that caused the event" })
+  paymentId: Uuid.annotate({ description: "The refund's payment record (kind refund; its refundOfId names the payment refunded)" }),
+  amount: Schema.Number.check(Schema.isFinite(), Schema.isGreaterThan(0)).annotate({ description: "The amount refunded, a positive number in the invoice's currency" }),
+  method: Schema.String.annotate({ description: "How the money went back: a payment method (processor, check, bank_transfer, cash, wire, ...)" }),
+  reason: Schema.NullOr(Schema.String).annotate({ description: "The refund's notes, or null" })
+}).annotate({ identifier: "InvoiceRefund", description: "The refund that caused the event" })
 export type Refund = typeof Refund.Type
 
 const namedOnly = (what: string) =>
@@ -222,7 +245,7 @@ export const eventCatalog: ReadonlyArray<EventDefinition<AnyEventName>> = [...su
 export const eventNames: Arr.NonEmptyReadonlyArray<EventName> = Arr.map(subscribableEvents, (event) => event.name)
 
 /** The schema of a subscribable event name (`ping` is not one). */
-export const EventName = Schema.Literal(...eventNames).annotations({
+export const EventName = Schema.Literals(eventNames).annotate({
   identifier: "WebhookEventName",
   description: "An event a subscription can name (GET /api/v1/webhook-events lists them)"
 })
@@ -242,17 +265,17 @@ export const ALL_EVENTS = "*"
  * Checks the `events` of a subscription: `["*"]`, or names of subscribable events. Gives the list back
  * without duplicates, or the message of a 400 (naming the unknown names).
  */
-export const checkEventSelection = (events: ReadonlyArray<string>): Either.Either<ReadonlyArray<string>, string> => {
-  if (events.length === 0) return Either.left("must name at least one event, or \"*\" for every event")
+export const checkEventSelection = (events: ReadonlyArray<string>): Result.Result<ReadonlyArray<string>, string> => {
+  if (events.length === 0) return Result.fail("must name at least one event, or \"*\" for every event")
   if (events.includes(ALL_EVENTS)) {
     return events.every((event) => event === ALL_EVENTS)
-      ? Either.right([ALL_EVENTS])
-      : Either.left("must be either [\"*\"] or a list of event names, not both")
+      ? Result.succeed([ALL_EVENTS])
+      : Result.fail("must be either [\"*\"] or a list of event names, not both")
   }
   const unknown = Arr.dedupe(events.filter((event) => !isSubscribable(event)))
   return unknown.length === 0
-    ? Either.right(Arr.dedupe(events))
-    : Either.left(
+    ? Result.succeed(Arr.dedupe(events))
+    : Result.fail(
       `names unknown event${unknown.length === 1 ? "" : "s"}: ${unknown.join(", ")} (GET /api/v1/webhook-events lists the events)`
     )
 }
@@ -265,21 +288,66 @@ export const subscriptionReceives = (events: ReadonlyArray<string>, name: string
 export const EventCatalogEntry = Schema.Struct({
   name: Schema.String,
   description: Schema.String,
-  payloadSchema: Schema.Unknown.annotations({ description: "The JSON Schema (draft-07) of the event's body" })
+  payloadSchema: Schema.Unknown.annotate({ description: "The JSON Schema (draft-07) of the event's body" })
 })
 export type EventCatalogEntry = typeof EventCatalogEntry.Type
 
+/** An entry of the list, with its JSON Schema as a value. */
+export type CatalogListing = EventCatalogEntry & { readonly payloadSchema: JsonSchema.JsonSchema }
+
+const DEFINITIONS_REF = "#/definitions/"
+
+const isJsonObject = (value: unknown): value is JsonSchema.JsonSchema =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * Effect 3's layout of a payload's JSON Schema, which the API has always served: references into `$defs`
+ * (v4's draft-07 document names them `definitions`), and `required: []` on an object without required keys.
+ */
+const asListed = (schema: JsonSchema.JsonSchema): JsonSchema.JsonSchema => {
+  const out: JsonSchema.JsonSchema = {}
+  for (const [key, value] of Object.entries(schema)) {
+    out[key] = key === "$ref" && typeof value === "string" && value.startsWith(DEFINITIONS_REF)
+      ? `#/$defs/${value.slice(DEFINITIONS_REF.length)}`
+      : listedValue(value)
+  }
+  if (out.type === "object" && isJsonObject(out.properties) && out.required === undefined) out.required = []
+  return out
+}
+
+const listedValue = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(listedValue) : isJsonObject(value) ? asListed(value) : value
+
+/**
+ * The draft-07 JSON Schema of an event's body, in Effect 3's shape: `$schema`, the definitions under `$defs`
+ * (named after the schemas' identifiers, without v4's `Encoded` suffix), then the root; objects closed
+ * (`additionalProperties: false`, as the payload decodes with `onExcessProperty: "error"`) unless they carry
+ * an index signature.
+ */
+export const payloadJsonSchema = (schema: PayloadSchema): JsonSchema.JsonSchema => {
+  const document = JsonSchema.toDocumentDraft07(Schema.toJsonSchemaDocument(schema, {
+    onExcessProperty: "error",
+    referencePolicy: ({ identifier }) => identifier?.replace(/Encoded$/, "")
+  }))
+  const definitions = Object.entries(document.definitions)
+  return {
+    $schema: JsonSchema.META_SCHEMA_URI_DRAFT_07,
+    ...(definitions.length === 0 ? {} : { $defs: Object.fromEntries(definitions.map(([name, definition]) => [name, asListed(definition)])) }),
+    ...asListed(document.schema)
+  }
+}
+
 /** The list entry of one event. */
-export const catalogEntry = (event: EventDefinition): EventCatalogEntry & { readonly payloadSchema: JSONSchema.JsonSchema7Root } => ({
+export const catalogEntry = (event: EventDefinition): CatalogListing => ({
   name: event.name,
   description: event.description,
-  payloadSchema: JSONSchema.make(event.payload)
+  payloadSchema: payloadJsonSchema(event.payload)
 })
 
-let listing: ReadonlyArray<EventCatalogEntry & { readonly payloadSchema: JSONSchema.JsonSchema7Root }> | undefined
+let listing: ReadonlyArray<CatalogListing> | undefined
 
 /** The entries of `GET /api/v1/webhook-events`: every subscribable event, in catalog order (computed once). */
-export const eventCatalogEntries = (): ReadonlyArray<EventCatalogEntry & { readonly payloadSchema: JSONSchema.JsonSchema7Root }> => {
+export const eventCatalogEntries = (): ReadonlyArray<CatalogListing> => {
   listing ??= eventCatalog.filter((event) => event.subscribable).map(catalogEntry)
   return listing
 }

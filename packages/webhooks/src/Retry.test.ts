@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Option, Ref, TestClock } from "effect"
-import * as fc from "effect/FastCheck"
+import { Duration, Effect, Fiber, Option, Ref } from "effect"
+import { TestClock } from "effect/testing"
+import * as fc from "fast-check"
+import { prop } from "../test/prop.js"
 import {
   DELIVERY_TIMEOUT,
   DISABLE_AFTER,
@@ -62,29 +64,29 @@ describe("nextAttemptDelay", () => {
     expect(waits.reduce((a, b) => a + b, 0)).toBe(TOTAL_WAIT)
   })
 
-  it.prop("the waits never decrease", [fc.nat({ max: MAX_ATTEMPTS - 1 })], ([k]) => {
+  prop("the waits never decrease", [fc.nat({ max: MAX_ATTEMPTS - 1 })], ([k]) => {
     const current = millis(k)
     const next = millis(k + 1)
     expect(current).toBeDefined()
     if (next !== undefined && current !== undefined) expect(next).toBeGreaterThanOrEqual(current)
   })
 
-  it.prop("there is a next attempt exactly while fewer than 8 were made", [fc.nat({ max: 10_000 })], ([attempts]) => {
+  prop("there is a next attempt exactly while fewer than 8 were made", [fc.nat({ max: 10_000 })], ([attempts]) => {
     expect(Option.isSome(nextAttemptDelay(attempts))).toBe(attempts < MAX_ATTEMPTS)
   })
 
-  it.prop("only the first attempt is immediate; every retry waits at least 5 s", [fc.integer({ min: 1, max: MAX_ATTEMPTS - 1 })], ([attempts]) => {
+  prop("only the first attempt is immediate; every retry waits at least 5 s", [fc.integer({ min: 1, max: MAX_ATTEMPTS - 1 })], ([attempts]) => {
     expect(millis(attempts)).toBeGreaterThanOrEqual(5 * SECOND)
   })
 
-  it.prop("the waits so far never exceed the total, and reach it at the end", [fc.nat({ max: 20 })], ([attempts]) => {
+  prop("the waits so far never exceed the total, and reach it at the end", [fc.nat({ max: 20 })], ([attempts]) => {
     let sum = 0
     for (let k = 0; k < attempts; k++) sum += millis(k) ?? 0
     expect(sum).toBeLessThanOrEqual(TOTAL_WAIT)
     if (attempts >= MAX_ATTEMPTS) expect(sum).toBe(TOTAL_WAIT)
   })
 
-  it.prop("nextAttemptAt is the failed attempt's time plus the wait", [
+  prop("nextAttemptAt is the failed attempt's time plus the wait", [
     fc.nat({ max: MAX_ATTEMPTS + 2 }),
     fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
   ], ([attempts, from]) => {
@@ -99,16 +101,16 @@ describe("retrySchedule (the same waits, on the Effect Clock)", () => {
     Effect.gen(function*() {
       const attempts = yield* Ref.make(0)
       const fiber = yield* Ref.update(attempts, (n) => n + 1).pipe(
-        Effect.zipRight(Effect.fail("answered 500")),
+        Effect.andThen(Effect.fail("answered 500")),
         Effect.retry(retrySchedule),
-        Effect.either,
-        Effect.fork
+        Effect.result,
+        Effect.forkChild
       )
       yield* TestClock.adjust(Duration.millis(TOTAL_WAIT - 1))
       expect(yield* Ref.get(attempts)).toBe(7)
       yield* TestClock.adjust(Duration.millis(1))
       const result = yield* Fiber.join(fiber)
-      expect(result._tag).toBe("Left")
+      expect(result._tag).toBe("Failure")
       expect(yield* Ref.get(attempts)).toBe(MAX_ATTEMPTS)
     }))
 })
@@ -136,7 +138,7 @@ describe("timeouts, success and disabling", () => {
     expect(shouldDisableSubscription(since, new Date(since.getTime() + 5 * 24 * HOUR))).toBe(true)
   })
 
-  it.prop("disabled exactly when failing for 5 days or more", [
+  prop("disabled exactly when failing for 5 days or more", [
     fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }),
     fc.integer({ min: -10 * 24 * HOUR, max: 20 * 24 * HOUR })
   ], ([since, elapsed]) => {

@@ -63,4 +63,7 @@ export const shouldDisableSubscription = (failingSince: Date | null, now: Date):
  * makes at most `MAX_ATTEMPTS` attempts. (The worker keeps its schedule in the database with
  * `nextAttemptAt`, so that a restart loses nothing.)
  */
-export const retrySchedule: Schedule.Schedule<Duration.Duration> = Schedule.fromDelays(...RETRY_DELAYS)
+export const retrySchedule: Schedule.Schedule<Duration.Duration> = RETRY_DELAYS.slice(1).reduce(
+  (schedule, delay) => Schedule.concat(schedule, Schedule.duration(delay)),
+  Schedule.duration(RETRY_DELAYS[0])
+)

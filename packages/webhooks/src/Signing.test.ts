@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
-import * as fc from "effect/FastCheck"
+import * as fc from "fast-check"
+import { prop } from "../test/prop.js"
 import { Webhook } from "standardwebhooks"
 import {
   deliveryHeaders,
@@ -30,30 +31,30 @@ const headersOf = (secret: string, id: string, body: string, timestampSeconds = 
 })
 
 describe("Standard Webhooks signatures, verified by the standardwebhooks package", () => {
-  it.prop("every signed delivery verifies", [secretArb, idArb, bodyArb], ([secret, id, body]) => {
+  prop("every signed delivery verifies", [secretArb, idArb, bodyArb], ([secret, id, body]) => {
     expect(verify(secret, body, headersOf(secret, id, body))).toEqual(JSON.parse(body))
   })
 
-  it.prop("a tampered body fails", [secretArb, idArb, bodyArb, bodyArb], ([secret, id, body, other]) => {
+  prop("a tampered body fails", [secretArb, idArb, bodyArb, bodyArb], ([secret, id, body, other]) => {
     fc.pre(other !== body)
     const headers = headersOf(secret, id, body)
     expect(() => verify(secret, other, headers)).toThrow(/No matching signature/)
   })
 
-  it.prop("a tampered timestamp fails", [secretArb, idArb, bodyArb, fc.integer({ min: -240, max: 240 })], ([secret, id, body, shift]) => {
+  prop("a tampered timestamp fails", [secretArb, idArb, bodyArb, fc.integer({ min: -240, max: 240 })], ([secret, id, body, shift]) => {
     fc.pre(shift !== 0)
     const headers = headersOf(secret, id, body)
     const tampered = { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) + shift) }
     expect(() => verify(secret, body, tampered)).toThrow(/No matching signature/)
   })
 
-  it.prop("a tampered id fails", [secretArb, idArb, idArb, bodyArb], ([secret, id, otherId, body]) => {
+  prop("a tampered id fails", [secretArb, idArb, idArb, bodyArb], ([secret, id, otherId, body]) => {
     fc.pre(id !== otherId)
     const tampered = { ...headersOf(secret, id, body), "webhook-id": otherId }
     expect(() => verify(secret, body, tampered)).toThrow(/No matching signature/)
   })
 
-  it.prop("another secret fails", [secretArb, secretArb, idArb, bodyArb], ([secret, other, id, body]) => {
+  prop("another secret fails", [secretArb, secretArb, idArb, bodyArb], ([secret, other, id, body]) => {
     fc.pre(secret !== other)
     expect(() => verify(other, body, headersOf(secret, id, body))).toThrow(/No matching signature/)
   })
@@ -143,13 +144,13 @@ describe("secrets", () => {
     expect(verify(secret, "{}", headersOf(secret, "e", "{}"))).toEqual({})
   })
 
-  it.prop("every 24..64-byte secret is valid", [fc.uint8Array({ minLength: 24, maxLength: 64 })], ([bytes]) => {
+  prop("every 24..64-byte secret is valid", [fc.uint8Array({ minLength: 24, maxLength: 64 })], ([bytes]) => {
     const secret = secretFromBytes(bytes)
     expect(isValidSecret(secret)).toBe(true)
     expect(Buffer.from(secret.slice(6), "base64").equals(Buffer.from(bytes))).toBe(true)
   })
 
-  it.prop("shorter or longer secrets are not", [fc.oneof(fc.uint8Array({ maxLength: 23 }), fc.uint8Array({ minLength: 65, maxLength: 100 }))], ([bytes]) => {
+  prop("shorter or longer secrets are not", [fc.oneof(fc.uint8Array({ maxLength: 23 }), fc.uint8Array({ minLength: 65, maxLength: 100 }))], ([bytes]) => {
     expect(isValidSecret("whsec_" + Buffer.from(bytes).toString("base64"))).toBe(false)
     expect(() => secretFromBytes(bytes)).toThrow(RangeError)
   })

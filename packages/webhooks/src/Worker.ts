@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
+import { SqlClient } from "effect/sql"
 import { lookup } from "node:dns"
 import { request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
@@ -69,7 +69,7 @@ const guardedLookup = (allowInsecure: boolean): LookupFunction => (hostname, opt
 
 /** One POST of the event body; no redirects are followed; 15 s without an answer is a failure. */
 const post = (url: string, headers: Record<string, string>, body: string, allowInsecure: boolean) =>
-  Effect.async<Outcome>((resume) => {
+  Effect.callback<Outcome>((resume) => {
     const started = Date.now()
     const target = new URL(url)
     // Node does not call `lookup` for an address written in the URL: check that one here.
@@ -278,13 +278,13 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
     for (;;) {
       const free = MAX_IN_FLIGHT - inFlight
       const claimed = free === 0 ? [] : yield* claim(new Date(yield* Clock.currentTimeMillis), free, busy).pipe(
-        Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("Webhook worker claim failed", cause), []))
+        Effect.catchCause((cause) => Effect.as(Effect.logWarning("Webhook worker claim failed", cause), []))
       )
       for (const item of claimed) {
         inFlight++
         busy.set(item.organizationId, (busy.get(item.organizationId) ?? 0) + 1)
         yield* deliver(item).pipe(
-          Effect.catchAllCause((cause) => Effect.logWarning("Webhook delivery failed", cause)),
+          Effect.catchCause((cause) => Effect.logWarning("Webhook delivery failed", cause)),
           Effect.ensuring(settle(item.organizationId)),
           Effect.forkScoped
         )
@@ -295,7 +295,8 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
       if (claimed.length === 0 || inFlight === MAX_IN_FLIGHT) {
         yield* Effect.race(Queue.take(finished), Effect.sleep(IDLE_MS))
       }
-      yield* Queue.takeAll(finished)
+      // Drops the signals already there without waiting (v4's `Queue.takeAll` would wait for one).
+      yield* Queue.clear(finished)
     }
   })
 
@@ -303,7 +304,7 @@ export const makeWorker = (options: WorkerOptions) => Effect.gen(function*() {
 })
 
 /** Runs the worker on this instance, for the life of the layer. */
-export const workerLayer = (options: WorkerOptions) => Layer.scopedDiscard(
+export const workerLayer = (options: WorkerOptions) => Layer.effectDiscard(
   Effect.gen(function*() {
     const worker = yield* makeWorker(options)
     yield* Effect.forkScoped(worker.run)

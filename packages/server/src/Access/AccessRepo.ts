@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { BusinessId, isKnownScope, OrganizationId, type Principal, type RateWindow } from "@bizops/domain"
-import { Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { CounterSql } from "../Sql/Fast.js"
 import { randomUUID } from "node:crypto"
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from "./ApiKeys.js"
@@ -48,93 +48,95 @@ export interface CountedPrincipal {
   readonly window: RateWindow
 }
 
-/** Organizations, their default business, and their API keys. */
-export class AccessRepo extends Effect.Service<AccessRepo>()("@bizops/server/AccessRepo", {
-  effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const counter = yield* CounterSql
+const makeAccessRepo = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const counter = yield* CounterSql
 
-    const createOrganization = (name: string) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          const organizationId = randomUUID()
-          const businessId = randomUUID()
-          yield* sql`INSERT INTO organizations ${sql.insert({ id: organizationId, name })}`
-          yield* sql`INSERT INTO businesses ${sql.insert({ id: businessId, organizationId, name, isDefault: true })}`
-          return { organizationId, businessId }
-        })
-      )
-
-    const organizationExists = (organizationId: string) =>
-      Effect.map(
-        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM organizations WHERE id = ${organizationId}`,
-        (rows) => (rows[0]?.n ?? 0) > 0
-      )
-
-    const countOrganizations = Effect.map(
-      sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM organizations`,
-      (rows) => rows[0]?.n ?? 0
+  const createOrganization = (name: string) =>
+    sql.withTransaction(
+      Effect.gen(function*() {
+        const organizationId = randomUUID()
+        const businessId = randomUUID()
+        yield* sql`INSERT INTO organizations ${sql.insert({ id: organizationId, name })}`
+        yield* sql`INSERT INTO businesses ${sql.insert({ id: businessId, organizationId, name, isDefault: true })}`
+        return { organizationId, businessId }
+      })
     )
 
-    const createKey = (input: {
-      readonly organizationId: string
-      readonly scopes: ReadonlyArray<string>
-      readonly name?: string | undefined
-      readonly rateLimit?: number | undefined
-    }) =>
-      Effect.gen(function*() {
-        const unknown = input.scopes.filter((s) => !isKnownScope(s))
-        if (unknown.length > 0) return yield* Effect.fail(new UnknownScope(`Unknown scopes: ${unknown.join(", ")}`))
-        const id = randomUUID()
-        const apiKey = generateApiKey()
-        yield* sql`INSERT INTO api_keys ${
-          sql.insert({
-            id,
-            organizationId: input.organizationId,
-            name: input.name ?? null,
-            keyHash: hashApiKey(apiKey),
-            keyPrefix: displayPrefix(apiKey),
-            scopes: Array.from(new Set(input.scopes)),
-            rateLimit: input.rateLimit ?? 1000
-          })
-        }`
-        return { id, apiKey, scopes: Array.from(new Set(input.scopes)) }
-      })
+  const organizationExists = (organizationId: string) =>
+    Effect.map(
+      sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM organizations WHERE id = ${organizationId}`,
+      (rows) => (rows[0]?.n ?? 0) > 0
+    )
 
-    const revokeKey = (id: string) =>
-      Effect.map(
-        sql<{ readonly id: string }>`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${id} RETURNING id`,
-        (rows) => rows.length > 0
-      )
+  const countOrganizations = Effect.map(
+    sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM organizations`,
+    (rows) => rows[0]?.n ?? 0
+  )
 
-    /**
-     * The principal of a valid, unrevoked key, and its request counted, in one round trip: the key
-     * lookup and the rate-limit upsert are one prepared statement, on the counter pool. Anything that
-     * is not a valid key is none (and counts nothing).
-     */
-    const authenticateKey = (key: string, now: number): Effect.Effect<Option.Option<CountedPrincipal>> => {
-      if (!looksLikeApiKey(key)) return Effect.succeed(Option.none())
-      const hash = hashApiKey(key)
-      return counter.rows<KeyRow>(AUTHENTICATE_AND_COUNT, [hash, new Date(now)]).pipe(
-        Effect.map((rows) => {
-          const row = rows[0]
-          if (row === undefined || !sameHash(row.keyHash, hash)) return Option.none()
-          return Option.some<CountedPrincipal>({
-            principal: {
-              organizationId: OrganizationId.make(row.organizationId, true),
-              businessId: BusinessId.make(row.businessId, true),
-              scopes: new Set(row.scopes),
-              credentialId: `key:${row.id}`,
-              kind: "api_key"
-            },
-            rateLimit: row.rateLimit,
-            window: { start: row.windowStart.getTime(), count: row.count }
-          })
-        }),
-        Effect.orDie
-      )
-    }
+  const createKey = (input: {
+    readonly organizationId: string
+    readonly scopes: ReadonlyArray<string>
+    readonly name?: string | undefined
+    readonly rateLimit?: number | undefined
+  }) =>
+    Effect.gen(function*() {
+      const unknown = input.scopes.filter((s) => !isKnownScope(s))
+      if (unknown.length > 0) return yield* Effect.fail(new UnknownScope(`Unknown scopes: ${unknown.join(", ")}`))
+      const id = randomUUID()
+      const apiKey = generateApiKey()
+      yield* sql`INSERT INTO api_keys ${
+        sql.insert({
+          id,
+          organizationId: input.organizationId,
+          name: input.name ?? null,
+          keyHash: hashApiKey(apiKey),
+          keyPrefix: displayPrefix(apiKey),
+          scopes: Array.from(new Set(input.scopes)),
+          rateLimit: input.rateLimit ?? 1000
+        })
+      }`
+      return { id, apiKey, scopes: Array.from(new Set(input.scopes)) }
+    })
 
-    return { createOrganization, organizationExists, countOrganizations, createKey, revokeKey, authenticateKey } as const
-  })
-}) {}
+  const revokeKey = (id: string) =>
+    Effect.map(
+      sql<{ readonly id: string }>`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${id} RETURNING id`,
+      (rows) => rows.length > 0
+    )
+
+  /**
+   * The principal of a valid, unrevoked key, and its request counted, in one round trip: the key
+   * lookup and the rate-limit upsert are one prepared statement, on the counter pool. Anything that
+   * is not a valid key is none (and counts nothing).
+   */
+  const authenticateKey = (key: string, now: number): Effect.Effect<Option.Option<CountedPrincipal>> => {
+    if (!looksLikeApiKey(key)) return Effect.succeed(Option.none())
+    const hash = hashApiKey(key)
+    return counter.rows<KeyRow>(AUTHENTICATE_AND_COUNT, [hash, new Date(now)]).pipe(
+      Effect.map((rows) => {
+        const row = rows[0]
+        if (row === undefined || !sameHash(row.keyHash, hash)) return Option.none()
+        return Option.some<CountedPrincipal>({
+          principal: {
+            organizationId: OrganizationId.make(row.organizationId, { disableChecks: true }),
+            businessId: BusinessId.make(row.businessId, { disableChecks: true }),
+            scopes: new Set(row.scopes),
+            credentialId: `key:${row.id}`,
+            kind: "api_key"
+          },
+          rateLimit: row.rateLimit,
+          window: { start: row.windowStart.getTime(), count: row.count }
+        })
+      }),
+      Effect.orDie
+    )
+  }
+
+  return { createOrganization, organizationExists, countOrganizations, createKey, revokeKey, authenticateKey } as const
+})
+
+/** Organizations, their default business, and their API keys. */
+export class AccessRepo extends Context.Service<AccessRepo, Effect.Success<typeof makeAccessRepo>>()("@bizops/server/AccessRepo") {
+  static readonly layer = Layer.effect(AccessRepo, makeAccessRepo)
+}

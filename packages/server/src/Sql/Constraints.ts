@@ -1,6 +1,6 @@
-import type { SqlError } from "@effect/sql/SqlError"
 import { Conflict, type InvalidRequest, linkedRecordNotFound } from "@bizops/domain"
 import { Effect, Predicate } from "effect"
+import { SqlError } from "effect/sql"
 
 /** What a constraint of ours stands for, in the API's words. */
 const LINKS: Record<string, { readonly field: string; readonly what: string }> = {
@@ -31,8 +31,13 @@ interface PgError {
   readonly message: string
 }
 
-const pgErrorOf = (error: SqlError): PgError | undefined => {
-  const cause = error.cause
+/**
+ * PostgreSQL's own fields of a failed statement. @effect/sql-pg 4 classifies the error (the reason:
+ * `UniqueViolation`, `ConstraintError`, …) and keeps the server's fields (`code`, `constraint`, its
+ * message) on the reason's `cause`.
+ */
+const pgErrorOf = (error: SqlError.SqlError): PgError | undefined => {
+  const cause = error.reason.cause
   return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" && Predicate.hasProperty(cause, "message") &&
       typeof cause.message === "string"
     ? {
@@ -49,12 +54,10 @@ const pgErrorOf = (error: SqlError): PgError | undefined => {
  * no) record is 400 linked_record_not_found; a delete of a record others point at is 409
  * record_has_dependents. Unique indexes: 409 duplicate_record.
  */
-const isSqlError = (u: unknown): u is SqlError => Predicate.isTagged(u, "SqlError")
-
 export const refuseViolations = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catchIf(
     effect,
-    (e: E): e is Extract<E, SqlError> => isSqlError(e),
+    (e: E): e is Extract<E, SqlError.SqlError> => SqlError.isSqlError(e),
     (error): Effect.Effect<never, InvalidRequest | Conflict> => {
       const pgError = pgErrorOf(error)
       const constraint = pgError?.constraint

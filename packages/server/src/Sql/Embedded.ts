@@ -27,7 +27,7 @@ const USER = "postgres"
 const PASSWORD = "postgres"
 
 /** A free TCP port on the loopback interface. */
-export const freePort: Effect.Effect<number> = Effect.async<number>((resume) => {
+export const freePort: Effect.Effect<number> = Effect.callback<number>((resume) => {
   const server = createServer()
   server.listen(0, "127.0.0.1", () => {
     const address = server.address()

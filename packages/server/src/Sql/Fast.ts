@@ -1,45 +1,38 @@
-import { SqlClient } from "@effect/sql"
-import { SqlError } from "@effect/sql/SqlError"
-import * as Statement from "@effect/sql/Statement"
-import { Context, Effect, Option, String } from "effect"
-import type pg from "pg"
-import { statementName } from "./Prepared.js"
+import { Context, Effect, String } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import { Statement } from "effect/sql"
 
 /**
- * The fast way to run one statement: straight to a pg pool, as a named (prepared) statement, rows
- * camelCased like @effect/sql's. Inside an @effect/sql transaction it runs on the transaction's
- * connection instead, so it always sees the transaction's writes.
+ * The hot reads' way to run one statement: SQL text with `$1`-style parameters, rows camelCased at
+ * the top level only (a jsonb value keeps its keys, as the rows of Effect 3's fast path did). It is
+ * the SQL client's own statement (prepared by @effect/sql-pg 4 like every other), so inside a
+ * transaction of that client it runs on the transaction's connection and sees its writes.
  *
- * Why it exists: measured with `npm run bench`, @effect/sql's per-statement machinery (a span, a
- * scope, the statement compiler) cost about 220 µs of CPU per statement here, a third of a whole
- * request; this path costs a fraction of that. The hot reads (authentication, get by id, lists) use
- * it; writes and transactions stay on @effect/sql.
+ * Why it exists: on Effect 3, @effect/sql's per-statement machinery cost about 220 µs of CPU per
+ * statement here (npm run bench), a third of a whole request, and this path went straight to the pg
+ * pool. On Effect 4 it shares the client's machinery; the interface stays so that the repositories
+ * need not change, and whether a separate path still pays is for the bench to say.
  */
 export interface FastQuery {
-  readonly rows: <Row extends object>(text: string, values: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>, SqlError>
+  readonly rows: <Row extends object>(
+    text: string,
+    values: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
 }
 
-/** The main pool, the one @effect/sql's SqlClient uses too. */
-export class FastSql extends Context.Tag("@bizops/server/FastSql")<FastSql, FastQuery>() {}
+/** The main SQL client's fast path. */
+export class FastSql extends Context.Service<FastSql, FastQuery>()("@bizops/server/FastSql") {}
 
-/** The counter pool (synchronous_commit off), for the authenticate-and-count statement. */
-export class CounterSql extends Context.Tag("@bizops/server/CounterSql")<CounterSql, FastQuery>() {}
+/** The counter client's (synchronous_commit off), for the authenticate-and-count statement. */
+export class CounterSql extends Context.Service<CounterSql, FastQuery>()("@bizops/server/CounterSql") {}
 
 const transformRows = Statement.defaultTransforms(String.snakeToCamel, false).array
 
-export const makeFastQuery = (pool: pg.Pool): FastQuery => ({
-  rows: <Row extends object>(text: string, values: ReadonlyArray<unknown>) =>
-    Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) =>
-      Option.isSome(transaction)
-        ? transaction.value[0].execute(text, values, transformRows)
-        : Effect.async<ReadonlyArray<Row>, SqlError>((resume) => {
-          const name = statementName(text)
-          pool.query<Row>({ ...(name === undefined ? {} : { name }), text, values: [...values] }, (error, result) => {
-            resume(
-              error
-                ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
-                : Effect.succeed(transformRows(result.rows))
-            )
-          })
-        }))
-})
+/** The fast path of a client: its statements without its (nested) name transforms, then the top-level one. */
+export const makeFastQuery = (client: SqlClient.SqlClient): FastQuery => {
+  const raw = client.withoutTransforms()
+  return {
+    rows: <Row extends object>(text: string, values: ReadonlyArray<unknown>) =>
+      Effect.map(raw.unsafe<Row>(text, values), transformRows)
+  }
+}

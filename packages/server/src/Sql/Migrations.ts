@@ -1,5 +1,5 @@
-import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
 import foundation from "./migrations/0001_foundation.js"
 import limits from "./migrations/0002_limits.js"
 import webhooks from "./migrations/0003_webhooks.js"
@@ -33,8 +33,9 @@ export const migrate = Effect.gen(function*() {
   return yield* sql.withTransaction(
     Effect.all([
       sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
-      // The Migrator's own "does the table exist" probe fails a statement when it does not, which
-      // would abort this transaction; so the table (the Migrator's own shape) is made here first.
+      // The table (the Migrator's own shape) is made here first, under the lock. Effect 4's Migrator
+      // probes for it without a failing statement (Effect 3's failed one, which aborted this
+      // transaction), but a CREATE of its own that failed would still abort it.
       sql`CREATE TABLE IF NOT EXISTS schema_migrations (
         migration_id integer PRIMARY KEY,
         created_at timestamptz NOT NULL DEFAULT now(),

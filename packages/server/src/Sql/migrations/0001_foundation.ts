@@ -1,5 +1,4 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { runScript } from "../Script.js"
 
 /**
  * Organizations, their businesses and API keys; clients, contacts and projects. Every table has
@@ -7,9 +6,7 @@ import { Effect } from "effect"
  * composite foreign key (organization_id, id), so a record can only ever point at one of its own
  * organization.
  */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+export default runScript(`
     CREATE TABLE organizations (
       id uuid PRIMARY KEY,
       name text NOT NULL,
@@ -111,4 +108,3 @@ export default Effect.gen(function*() {
     CREATE INDEX projects_list_status ON projects (organization_id, status, created_at DESC, id DESC);
     CREATE INDEX projects_updated ON projects (organization_id, updated_at);
   `)
-})

@@ -1,5 +1,4 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { runScript } from "../Script.js"
 
 /**
  * Rate-limit windows and idempotency records, shared by every instance of the service.
@@ -8,9 +7,7 @@ import { Effect } from "effect"
  * - idempotency_keys: the stored response of a POST or PATCH sent with an Idempotency-Key, per
  *   (organization, credential, key), kept 24 hours.
  */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+export default runScript(`
     CREATE TABLE rate_limits (
       bucket text PRIMARY KEY,
       organization_id uuid NOT NULL,
@@ -32,4 +29,3 @@ export default Effect.gen(function*() {
     );
     CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at);
   `)
-})

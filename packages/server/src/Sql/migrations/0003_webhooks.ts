@@ -1,14 +1,11 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { runScript } from "../Script.js"
 
 /**
  * Webhook subscriptions and the outbox. An event row is written in the same transaction as the
  * change that causes it, with one delivery row per matching subscription; workers on any instance
  * claim due deliveries with FOR UPDATE SKIP LOCKED and record every attempt.
  */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+export default runScript(`
     CREATE TABLE webhooks (
       id uuid PRIMARY KEY,
       organization_id uuid NOT NULL REFERENCES organizations (id),
@@ -64,4 +61,3 @@ export default Effect.gen(function*() {
     );
     CREATE INDEX webhook_attempts_delivery ON webhook_attempts (organization_id, delivery_id, attempted_at);
   `)
-})

@@ -1,5 +1,4 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { runScript } from "../Script.js"
 
 /**
  * Invoices (their number series, projects and line items), payments and refunds, document versions.
@@ -7,9 +6,7 @@ import { Effect } from "effect"
  * its payments by the domain's rules and stored with every change (under the invoice's row lock), so
  * that lists can filter on them; balance_due_minor is generated from total and amount paid.
  */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+export default runScript(`
     CREATE TABLE invoice_number_series (
       organization_id uuid PRIMARY KEY REFERENCES organizations (id),
       last_number integer NOT NULL CHECK (last_number > 0)
@@ -154,4 +151,3 @@ export default Effect.gen(function*() {
         parent_version_id, created_at, updated_at
       FROM document_versions;
   `)
-})

@@ -1,14 +1,11 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { runScript } from "../Script.js"
 
 /**
  * Event days and their timeline items. An item's times are never stored: the cascade of the domain
  * computes them on every read. sort_order is dense (0..n-1) per day, unique, and deferrable so that one
  * statement can renumber a day.
  */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+export default runScript(`
     CREATE TABLE event_days (
       id uuid PRIMARY KEY,
       organization_id uuid NOT NULL REFERENCES organizations (id),
@@ -65,4 +62,3 @@ export default Effect.gen(function*() {
     CREATE VIEW timeline_item_rows AS
       SELECT i.*, d.date AS day_date FROM timeline_items i JOIN event_days d ON d.id = i.event_day_id;
   `)
-})

@@ -1,5 +1,4 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { runScript } from "../Script.js"
 
 /**
  * OAuth 2.0: users (members of organizations), apps (clients), grants (one per consent: the app acting
@@ -7,9 +6,7 @@ import { Effect } from "effect"
  * access tokens, browser sessions of the sign-in page, and windows that count failed sign-ins. Secrets,
  * passwords, codes, refresh tokens and session ids are stored only as hashes.
  */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+export default runScript(`
     CREATE TABLE users (
       id uuid PRIMARY KEY,
       email text NOT NULL,
@@ -98,4 +95,3 @@ export default Effect.gen(function*() {
       count integer NOT NULL
     );
   `)
-})
