@@ -1,6 +1,7 @@
 /**
  * The operator command line: `npm run admin -- <command>`. Every command prints one JSON object on
- * stdout and exits 0; a failure prints `{"error":{"code","message"}}` on stderr and exits non-zero.
+ * stdout and exits 0; a failure prints `{"error":{"code","message"}}` on stderr and exits non-zero
+ * (2 for a usage error, 1 otherwise). `--help` after any command word describes it.
  *
  *   org create --name NAME
  *   key create --org ORG --scopes "clients:read clients:write" [--name N] [--rate-limit N]
@@ -14,9 +15,16 @@
  *   app revoke --client-id ID --user USER
  *   signing-key rotate
  *
+ * The words and flags are parsed by `effect/cli`: what it refuses (an unknown command or flag, a
+ * missing or malformed value) is a usage error, printed with the command's help on stderr before the
+ * error object. The help itself goes to stdout. A value that begins with "-" is written `--flag=VALUE`
+ * (`--password=-x…`): after a space it would be read as flags.
+ *
  * It works on DATABASE_URL; unset, on the embedded PostgreSQL that a running server started under
- * DATA_DIR, or, while no server runs, on that PostgreSQL started for the command.
+ * DATA_DIR, or, while no server runs, on that PostgreSQL started for the command. The database is
+ * opened only once the command line parsed, so `--help` needs none.
  */
+import { Uuid } from "@bizops/domain"
 import {
   AccessRepo,
   AdminError,
@@ -31,127 +39,17 @@ import {
   startEmbedded,
   UnknownScope
 } from "@bizops/server"
-import { Data, Effect, Layer, Logger, LogLevel, Option, Redacted, Schema } from "effect"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Cause, Console, Data, Effect, Layer, Option, Redacted, References, Runtime, Schema } from "effect"
+import { CliConfig, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { connect } from "node:net"
 
-class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 class NotFoundError extends Data.TaggedError("NotFoundError")<{ readonly message: string }> {}
 
-const USAGE = `usage: npm run admin -- <command>
-  org create --name NAME
-  key create --org ORG --scopes "clients:read clients:write" [--name N] [--rate-limit N]
-  key revoke --id ID
-  user create --org ORG --email E --password P
-  user add-org --user U --org ORG
-  app create --name N --redirect-uri URI [--redirect-uri URI]... --scopes "read:clients offline_access" [--description D] [--homepage-url U] [--logo-url U]
-  app rotate-secret --client-id ID
-  app disable --client-id ID | app enable --client-id ID
-  app revoke --client-id ID --user USER
-  signing-key rotate`
-
-/** `--flag value` pairs after the command words; a flag may repeat (`--redirect-uri`). */
-const parseFlags = (args: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const flags = new Map<string, Array<string>>()
-    for (let i = 0; i < args.length; i += 2) {
-      const flag = args[i]
-      const value = args[i + 1]
-      if (!flag.startsWith("--") || value === undefined) {
-        return yield* new UsageError({ message: `Expected --flag value, got ${args.slice(i).join(" ")}\n${USAGE}` })
-      }
-      flags.set(flag.slice(2), [...(flags.get(flag.slice(2)) ?? []), value])
-    }
-    return flags
-  })
-
-type Flags = Map<string, Array<string>>
-
-const optional = (flags: Flags, name: string): string | undefined => flags.get(name)?.[0]
-
-const required = (flags: Flags, name: string) =>
-  Option.match(Option.fromNullable(optional(flags, name)), {
-    onNone: () => Effect.fail(new UsageError({ message: `--${name} is required\n${USAGE}` })),
-    onSome: Effect.succeed
-  })
-
-const isUuid = Schema.is(Schema.UUID)
-
-const uuidFlag = (flags: Flags, name: string) =>
-  Effect.flatMap(required(flags, name), (value) =>
-    isUuid(value) ? Effect.succeed(value) : Effect.fail(new UsageError({ message: `--${name} must be a UUID` })))
-
-const command = (args: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const [noun, verb, ...rest] = args
-    const flags = yield* parseFlags(rest)
-    const access = yield* AccessRepo
-    const oauth = yield* OAuthRepo
-    switch (`${noun} ${verb}`) {
-      case "org create": {
-        const name = yield* required(flags, "name")
-        if (name.trim().length === 0 || name.length > 200) {
-          return yield* new UsageError({ message: "--name must be 1 to 200 characters" })
-        }
-        return yield* access.createOrganization(name)
-      }
-      case "key create": {
-        const organizationId = yield* uuidFlag(flags, "org")
-        if (!(yield* access.organizationExists(organizationId))) {
-          return yield* new NotFoundError({ message: `No organization ${organizationId}` })
-        }
-        const scopes = (yield* required(flags, "scopes")).split(/[\s,]+/).filter((s) => s.length > 0)
-        if (scopes.length === 0) return yield* new UsageError({ message: "--scopes names no scope" })
-        const rateLimitText = optional(flags, "rate-limit")
-        const rateLimit = rateLimitText === undefined ? undefined : Number(rateLimitText)
-        if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0)) {
-          return yield* new UsageError({ message: "--rate-limit must be a positive whole number" })
-        }
-        return yield* access.createKey({ organizationId, scopes, name: optional(flags, "name"), rateLimit })
-      }
-      case "key revoke": {
-        const id = yield* uuidFlag(flags, "id")
-        if (!(yield* access.revokeKey(id))) return yield* new NotFoundError({ message: `No API key ${id}` })
-        return { id, revoked: true }
-      }
-      case "user create":
-        return yield* oauth.createUser({
-          organizationId: yield* uuidFlag(flags, "org"),
-          email: yield* required(flags, "email"),
-          password: yield* required(flags, "password")
-        })
-      case "user add-org":
-        return yield* oauth.addUserToOrganization(yield* uuidFlag(flags, "user"), yield* uuidFlag(flags, "org"))
-      case "app create": {
-        const redirectUris = flags.get("redirect-uri") ?? []
-        if (redirectUris.length === 0) return yield* new UsageError({ message: `--redirect-uri is required\n${USAGE}` })
-        return yield* oauth.createApp({
-          name: yield* required(flags, "name"),
-          redirectUris,
-          scopes: (yield* required(flags, "scopes")).split(/\s+/).filter((s) => s.length > 0),
-          description: optional(flags, "description"),
-          homepageUrl: optional(flags, "homepage-url"),
-          logoUrl: optional(flags, "logo-url")
-        })
-      }
-      case "app rotate-secret":
-        return yield* oauth.rotateSecret(yield* required(flags, "client-id"))
-      case "app disable":
-        return yield* oauth.setDisabled(yield* required(flags, "client-id"), true)
-      case "app enable":
-        return yield* oauth.setDisabled(yield* required(flags, "client-id"), false)
-      case "app revoke":
-        return yield* oauth.revokeForUser(yield* required(flags, "client-id"), yield* uuidFlag(flags, "user"))
-      case "signing-key rotate": {
-        const key = yield* (yield* SigningKeys).rotate
-        return { kid: key.kid, rotated: true }
-      }
-      default:
-        return yield* new UsageError({ message: USAGE })
-    }
-  })
+// ---- The database and the command's result -------------------------------------------------------
 
 const canConnect = (port: number) =>
-  Effect.async<boolean>((resume) => {
+  Effect.callback<boolean>((resume) => {
     const socket = connect(port, "127.0.0.1")
     socket.once("connect", () => {
       socket.end()
@@ -161,7 +59,7 @@ const canConnect = (port: number) =>
   })
 
 /** DATABASE_URL; else the embedded PostgreSQL a running server started; else that PostgreSQL, started now. */
-const database = Layer.unwrapScoped(
+const database = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
     if (Option.isSome(config.databaseUrl)) return databaseLayer(config.databaseUrl.value, { maxConnections: 2 })
@@ -174,34 +72,250 @@ const database = Layer.unwrapScoped(
   })
 )
 
-const errorCode = (error: { readonly _tag: string }) =>
-  error._tag === "UsageError" ? "usage" : error._tag === "NotFoundError" ? "not_found" : error._tag === "UnknownScope" ? "invalid_scope" : "failed"
-
-const program = Effect.gen(function*() {
-  yield* migrate
-  return yield* command(process.argv.slice(2))
-}).pipe(
-  Effect.provide(Layer.mergeAll(AccessRepo.Default, OAuthRepo.Default, SigningKeys.Default)),
-  Effect.provide(database),
-  Effect.provide(AppConfigLive),
-  Effect.provide(Logger.minimumLogLevel(LogLevel.None)),
-  Effect.scoped
+const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer).pipe(
+  Layer.provideMerge(database),
+  Layer.provide(AppConfigLive)
 )
 
-Effect.runPromiseExit(program).then((exit) => {
-  if (exit._tag === "Success") {
-    process.stdout.write(JSON.stringify(exit.value) + "\n")
-    process.exit(0)
+/**
+ * A command's work on the migrated database; its result is printed once the database is closed again
+ * (the embedded PostgreSQL stopped when the command started it), so that stdout carries the one object
+ * only when everything succeeded.
+ */
+const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys>) =>
+  Effect.andThen(migrate, work).pipe(
+    Effect.provide(services),
+    Effect.flatMap((result) => Console.log(JSON.stringify(result)))
+  )
+
+// ---- Flags: typed and checked while parsing, so a bad value is a usage error before any work -------------
+
+const isUuid = Schema.is(Uuid)
+
+const uuidFlag = (name: string, metavar: string, description: string) =>
+  Flag.String(name).pipe(
+    Flag.filter(isUuid, () => "a UUID"),
+    Flag.withMetavar(metavar),
+    Flag.withDescription(description)
+  )
+
+const text = (name: string, metavar: string, description: string) =>
+  Flag.String(name).pipe(Flag.withMetavar(metavar), Flag.withDescription(description))
+
+/** The scopes named in one value, separated by `separator`. */
+const splitScopes = (value: string, separator: RegExp) => value.split(separator).filter((s) => s.length > 0)
+
+/** Optional flags say so in their description: the help's flag table does not. */
+const optionalText = (name: string, metavar: string, description: string) =>
+  Flag.optional(text(name, metavar, `${description} (optional)`))
+
+const clientId = text("client-id", "ID", "The app's client id")
+
+// ---- Commands ----------------------------------------------------------------------------------------
+
+const orgCreate = Command.make("create", {
+  name: text("name", "NAME", "The organization's name (1 to 200 characters); its default business gets it too").pipe(
+    Flag.filter((name) => name.trim().length > 0 && name.length <= 200, () => "1 to 200 characters")
+  )
+}, ({ name }) => respond(AccessRepo.use((access) => access.createOrganization(name)))).pipe(
+  Command.withDescription("Create an organization and its default business. Prints {\"organizationId\",\"businessId\"}.")
+)
+
+const keyCreate = Command.make("create", {
+  org: uuidFlag("org", "ORG", "The organization the key acts for"),
+  scopes: text("scopes", "SCOPES", "The key's scopes, separated by spaces or commas, e.g. \"clients:read clients:write\"").pipe(
+    Flag.filterMap((value) => Option.liftPredicate(splitScopes(value, /[\s,]+/), (scopes) => scopes.length > 0), () => "at least one scope")
+  ),
+  name: optionalText("name", "N", "A name to tell the key by"),
+  rateLimit: Flag.Int("rate-limit").pipe(
+    Flag.filter((n) => n > 0, () => "a positive whole number"),
+    Flag.withMetavar("N"),
+    Flag.withDescription("Requests per hour (optional; default 1000)"),
+    Flag.optional
+  )
+}, ({ org, scopes, name, rateLimit }) =>
+  respond(Effect.gen(function*() {
+    const access = yield* AccessRepo
+    if (!(yield* access.organizationExists(org))) return yield* new NotFoundError({ message: `No organization ${org}` })
+    return yield* access.createKey({
+      organizationId: org,
+      scopes,
+      name: Option.getOrUndefined(name),
+      rateLimit: Option.getOrUndefined(rateLimit)
+    })
+  }))).pipe(
+    Command.withDescription("Create an API key. Prints {\"id\",\"apiKey\",\"scopes\"}: the key is shown this once, only its hash is stored.")
+  )
+
+const keyRevoke = Command.make("revoke", {
+  id: uuidFlag("id", "ID", "The key's id")
+}, ({ id }) =>
+  respond(Effect.gen(function*() {
+    const access = yield* AccessRepo
+    if (!(yield* access.revokeKey(id))) return yield* new NotFoundError({ message: `No API key ${id}` })
+    return { id, revoked: true }
+  }))).pipe(Command.withDescription("Revoke an API key. Prints {\"id\",\"revoked\":true}."))
+
+const userCreate = Command.make("create", {
+  org: uuidFlag("org", "ORG", "The organization the user belongs to"),
+  email: text("email", "E", "The user's email, to sign in with"),
+  password: text("password", "P", "The user's password (at least 8 characters)")
+}, ({ org, email, password }) =>
+  respond(OAuthRepo.use((oauth) => oauth.createUser({ organizationId: org, email, password })))).pipe(
+    Command.withDescription("Create a user who can sign in to authorize apps. Prints {\"userId\"}.")
+  )
+
+const userAddOrg = Command.make("add-org", {
+  user: uuidFlag("user", "U", "The user's id"),
+  org: uuidFlag("org", "ORG", "The organization to add the user to")
+}, ({ user, org }) => respond(OAuthRepo.use((oauth) => oauth.addUserToOrganization(user, org)))).pipe(
+  Command.withDescription("Let a user act for one more organization. Prints {\"userId\",\"organizationId\"}.")
+)
+
+const appCreate = Command.make("create", {
+  name: text("name", "N", "The app's name, shown to users when they authorize it"),
+  redirectUris: text("redirect-uri", "URI", "Where the app receives codes: https, or http on loopback; repeat the flag for more").pipe(
+    Flag.atLeast(1)
+  ),
+  scopes: text("scopes", "SCOPES", "The most the app may ask for, separated by spaces, e.g. \"read:clients offline_access\"").pipe(
+    Flag.map((value) => splitScopes(value, /\s+/))
+  ),
+  description: optionalText("description", "D", "What the app does"),
+  homepageUrl: optionalText("homepage-url", "U", "The app's home page"),
+  logoUrl: optionalText("logo-url", "U", "The app's logo")
+}, (input) =>
+  respond(OAuthRepo.use((oauth) =>
+    oauth.createApp({
+      name: input.name,
+      redirectUris: input.redirectUris,
+      scopes: input.scopes,
+      description: Option.getOrUndefined(input.description),
+      homepageUrl: Option.getOrUndefined(input.homepageUrl),
+      logoUrl: Option.getOrUndefined(input.logoUrl)
+    })))).pipe(
+    Command.withDescription("Register an OAuth app. Prints {\"clientId\",\"clientSecret\"}: the secret is shown this once.")
+  )
+
+const appRotateSecret = Command.make("rotate-secret", { clientId }, ({ clientId }) =>
+  respond(OAuthRepo.use((oauth) => oauth.rotateSecret(clientId)))).pipe(
+    Command.withDescription("Give an app a new client secret (the old one stops working). Prints {\"clientId\",\"clientSecret\"}.")
+  )
+
+const appDisable = Command.make("disable", { clientId }, ({ clientId }) =>
+  respond(OAuthRepo.use((oauth) => oauth.setDisabled(clientId, true)))).pipe(
+    Command.withDescription("Disable an app and revoke all its grants for good. Prints {\"clientId\",\"disabled\":true}.")
+  )
+
+const appEnable = Command.make("enable", { clientId }, ({ clientId }) =>
+  respond(OAuthRepo.use((oauth) => oauth.setDisabled(clientId, false)))).pipe(
+    Command.withDescription("Enable a disabled app again: new authorizations only, its old grants stay revoked. Prints {\"clientId\",\"disabled\":false}.")
+  )
+
+const appRevoke = Command.make("revoke", {
+  clientId,
+  user: uuidFlag("user", "USER", "The user revoking the app")
+}, ({ clientId, user }) => respond(OAuthRepo.use((oauth) => oauth.revokeForUser(clientId, user)))).pipe(
+  Command.withDescription("Revoke an app for one user: their grants end, its refresh tokens are deleted. Prints {\"clientId\",\"userId\",\"revoked\":true}.")
+)
+
+const signingKeyRotate = Command.make("rotate", {}, () =>
+  respond(Effect.gen(function*() {
+    const key = yield* (yield* SigningKeys).rotate
+    return { kid: key.kid, rotated: true }
+  }))).pipe(
+    Command.withDescription("Retire the current access-token signing key and make a new one. Prints {\"kid\",\"rotated\":true}.")
+  )
+
+const admin = Command.make("admin").pipe(
+  Command.withDescription("The operator command line: npm run admin -- <command> [flags]. Prints one JSON object."),
+  Command.withSubcommands([
+    Command.make("org").pipe(Command.withDescription("Organizations"), Command.withSubcommands([orgCreate])),
+    Command.make("key").pipe(Command.withDescription("API keys"), Command.withSubcommands([keyCreate, keyRevoke])),
+    Command.make("user").pipe(Command.withDescription("Users who sign in to authorize OAuth apps"), Command.withSubcommands([userCreate, userAddOrg])),
+    Command.make("app").pipe(
+      Command.withDescription("OAuth apps"),
+      Command.withSubcommands([appCreate, appRotateSecret, appDisable, appEnable, appRevoke])
+    ),
+    Command.make("signing-key").pipe(Command.withDescription("The keys that sign access tokens"), Command.withSubcommands([signingKeyRotate]))
+  ])
+)
+
+// ---- Output: help on stdout; a refused command line on stderr, then the error object -------------------
+
+const formatterFor = (stream: NodeJS.WriteStream) =>
+  CliOutput.defaultFormatter({ colors: stream.isTTY === true && !process.env.NO_COLOR })
+
+/**
+ * `--help` prints the help on stdout. A command line that names no command, or one the CLI refuses,
+ * prints the help of the command it got to on stderr: stdout stays empty on every failure.
+ */
+const presenter: CliOutput.Presenter = {
+  present: (event) => {
+    switch (event._tag) {
+      case "Help":
+        return event.reason === "Requested"
+          ? Console.log(formatterFor(process.stdout).formatHelpDoc(event.helpDoc))
+          : Console.error(formatterFor(process.stderr).formatHelpDoc(event.helpDoc))
+      case "InvalidInvocation":
+        return Console.error(formatterFor(process.stderr).formatHelpDoc(event.helpDoc))
+      case "Version":
+        return Console.log(formatterFor(process.stdout).formatVersion(event.name, event.version))
+    }
   }
-  const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
-  const error = failure instanceof UnknownScope
-    ? { code: "invalid_scope", message: failure.message }
-    : failure instanceof AdminError
-    ? { code: failure.code, message: failure.message }
-    : failure !== undefined && "_tag" in failure
-    ? { code: errorCode(failure), message: "message" in failure ? String(failure.message) : String(failure) }
-    : { code: "failed", message: "The command failed; see the cause above" }
-  if (error.code === "failed") process.stderr.write(String(exit.cause) + "\n")
-  process.stderr.write(JSON.stringify({ error }) + "\n")
-  process.exit(error.code === "usage" ? 2 : 1)
-})
+}
+
+interface ErrorObject {
+  readonly code: string
+  readonly message: string
+}
+
+/** The error object of a failed run; undefined when the failure is not one the command line expects. */
+const errorObject = (failure: unknown): ErrorObject | undefined => {
+  if (CliError.isCliError(failure)) {
+    // The parser's errors arrive inside ShowHelp; one without errors is a command line that stopped
+    // at a group (`admin`, `admin key`).
+    if (failure._tag !== "ShowHelp") return { code: "usage", message: failure.message }
+    const message = failure.errors.length > 0
+      ? failure.errors.map((error) => error.message).join("; ")
+      : `Name a command: ${failure.commandPath.join(" ")} <command> (see --help)`
+    return { code: "usage", message }
+  }
+  if (failure instanceof UnknownScope) return { code: "invalid_scope", message: failure.message }
+  if (failure instanceof AdminError) return { code: failure.code, message: failure.message }
+  if (failure instanceof NotFoundError) return { code: "not_found", message: failure.message }
+  return undefined
+}
+
+/** The run's end, its error object already printed: the runtime neither reports it again nor picks another code. */
+class Exited extends Data.TaggedError("Exited")<{ readonly code: number }> {
+  override readonly [Runtime.errorExitCode] = this.code
+  override readonly [Runtime.errorReported] = false
+}
+
+const program = Command.run(admin, { version: "1.0.0-dev" }).pipe(
+  Effect.catchCause((cause) =>
+    Effect.gen(function*() {
+      // Ctrl-C: the scopes are closed (an embedded PostgreSQL started for the command is stopped); exit 130.
+      if (Cause.hasInterruptsOnly(cause)) return yield* Effect.interrupt
+      const failure = Cause.findErrorOption(cause)
+      const known = Option.isSome(failure) ? errorObject(failure.value) : undefined
+      const error = known ?? { code: "failed", message: "The command failed; see the cause above" }
+      if (known === undefined) yield* Console.error(Cause.pretty(cause))
+      yield* Console.error(JSON.stringify({ error }))
+      return yield* new Exited({ code: error.code === "usage" ? 2 : 1 })
+    })
+  ),
+  Effect.provideService(References.MinimumLogLevel, "None"),
+  // --help only: no --version, --wizard, --completions or --log-level (the commands log nothing).
+  Effect.provide(Layer.mergeAll(
+    NodeServices.layer,
+    CliConfig.layer({ builtIns: [GlobalFlag.Help] }),
+    CliOutput.layerPresenter(presenter)
+  ))
+)
+
+// Exits as soon as the run ends, as the v3 script did: a handle left open (a pool's socket) never holds it.
+NodeRuntime.runMain(program, { teardown: (exit, onExit) => Runtime.defaultTeardown(exit, (code) => {
+  onExit(code)
+  process.exit(code)
+}) })

@@ -9,26 +9,11 @@
  * it can drop the database.
  */
 import { ALL_SCOPES } from "@bizops/domain"
-import * as ServerPkg from "@bizops/server"
-import { AccessRepo, migrate } from "@bizops/server"
-import { Effect, type Layer, Logger, LogLevel, Redacted } from "effect"
+import { AccessRepo, databaseLayer, migrate } from "@bizops/server"
+import { Effect, Redacted, References } from "effect"
 
 const url = process.env.BENCH_DATABASE_URL
 if (!url) throw new Error("BENCH_DATABASE_URL is required")
-
-type AccessRepoNeeds = Layer.Layer.Context<typeof AccessRepo.Default>
-
-/**
- * The service's database layer: both pools (`databaseLayer`: the SQL client and the counter pool
- * that AccessRepo needs) where the server has them, else the one SQL client (`sqlClientLayer`).
- */
-const databaseLayer = (database: Redacted.Redacted) => {
-  const both = (ServerPkg as unknown as Record<string, unknown>)["databaseLayer"] as typeof ServerPkg.sqlClientLayer | undefined
-  return (both ?? ServerPkg.sqlClientLayer)(database, { maxConnections: 2 }) as Layer.Layer<
-    Layer.Layer.Success<ReturnType<typeof ServerPkg.sqlClientLayer>> | AccessRepoNeeds,
-    Layer.Layer.Error<ReturnType<typeof ServerPkg.sqlClientLayer>>
-  >
-}
 
 const program = Effect.gen(function*() {
   yield* migrate
@@ -42,10 +27,10 @@ const program = Effect.gen(function*() {
   })
   return { organizationId: org.organizationId, businessId: org.businessId, keyId: key.id, apiKey: key.apiKey }
 }).pipe(
-  Effect.provide(AccessRepo.Default),
-  Effect.provide(databaseLayer(Redacted.make(url))),
-  Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
-  Effect.scoped
+  // Both pools of the service (the SQL client and the counter client that AccessRepo needs).
+  Effect.provide(AccessRepo.layer),
+  Effect.provide(databaseLayer(Redacted.make(url), { maxConnections: 2 })),
+  Effect.provideService(References.MinimumLogLevel, "Warn")
 )
 
 Effect.runPromise(program).then(

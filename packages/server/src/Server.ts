@@ -1,8 +1,11 @@
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@bizops/domain"
+import { workerLayer } from "@bizops/webhooks"
 import { Effect, Layer } from "effect"
+import { HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
+import { AccessRepo } from "./Access/AccessRepo.js"
 import { ClientsHttp } from "./Clients/ClientsHttp.js"
 import { ClientsRepo } from "./Clients/ClientsRepo.js"
 import { ContactsHttp } from "./Contacts/ContactsHttp.js"
@@ -17,7 +20,7 @@ import { PaymentsHttp } from "./Payments/PaymentsHttp.js"
 import { PaymentsRepo } from "./Payments/PaymentsRepo.js"
 import { AuthenticationLive, Authenticator } from "./Http/Authentication.js"
 import { IdempotencyPurgeLive, IdempotencyStore, makeIdempotency } from "./Http/Idempotency.js"
-import { decodeFailures, errorEnvelope } from "./Http/Envelope.js"
+import { errorEnvelope } from "./Http/Envelope.js"
 import { openApiDocument } from "./Http/OpenApiDocument.js"
 import { routeTable } from "./Http/Routes.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
@@ -27,7 +30,6 @@ import { TimelineItemsRepo } from "./TimelineItems/TimelineItemsRepo.js"
 import { Outbox } from "./Webhooks/Outbox.js"
 import { WebhooksHttp } from "./Webhooks/WebhooksHttp.js"
 import { WebhooksRepo } from "./Webhooks/WebhooksRepo.js"
-import { workerLayer } from "@bizops/webhooks"
 import { AppConfig } from "./Config.js"
 import { Issuer } from "./OAuth/Issuer.js"
 import { OAuthRepo } from "./OAuth/OAuthRepo.js"
@@ -44,71 +46,68 @@ const routes = routeTable(Api, [
 ])
 
 const groups = Layer.mergeAll(
-  ClientsHttp.pipe(Layer.provide(ClientsRepo.Default)),
-  ContactsHttp.pipe(Layer.provide(ContactsRepo.Default)),
-  ProjectsHttp.pipe(Layer.provide(ProjectsRepo.Default)),
-  InvoicesHttp.pipe(Layer.provide(InvoicesRepo.Default)),
-  PaymentsHttp.pipe(Layer.provide(PaymentsRepo.Default)),
-  DocumentVersionsHttp.pipe(Layer.provide(DocumentVersionsRepo.Default)),
-  EventDaysHttp.pipe(Layer.provide(EventDaysRepo.Default)),
-  TimelineItemsHttp.pipe(Layer.provide(TimelineItemsRepo.Default)),
-  WebhooksHttp.pipe(Layer.provide(WebhooksRepo.Default))
-).pipe(Layer.provide(AuthenticationLive(routes)), Layer.provide(Outbox.Default))
-
-/** The HttpApi implementation: every group, the decode-failure mapping, OpenAPI and the docs page. */
-export const ApiLive = Layer.mergeAll(
-  HttpApiBuilder.api(Api).pipe(Layer.provide(groups)),
-  HttpApiBuilder.middleware(Api, decodeFailures(routes))
-)
+  ClientsHttp.pipe(Layer.provide(ClientsRepo.layer)),
+  ContactsHttp.pipe(Layer.provide(ContactsRepo.layer)),
+  ProjectsHttp.pipe(Layer.provide(ProjectsRepo.layer)),
+  InvoicesHttp.pipe(Layer.provide(InvoicesRepo.layer)),
+  PaymentsHttp.pipe(Layer.provide(PaymentsRepo.layer)),
+  DocumentVersionsHttp.pipe(Layer.provide(DocumentVersionsRepo.layer)),
+  EventDaysHttp.pipe(Layer.provide(EventDaysRepo.layer)),
+  TimelineItemsHttp.pipe(Layer.provide(TimelineItemsRepo.layer)),
+  WebhooksHttp.pipe(Layer.provide(WebhooksRepo.layer))
+).pipe(Layer.provide(AuthenticationLive), Layer.provide(Outbox.layer))
 
 /**
- * Serves the HttpApi with the error envelope outermost. (HttpApiBuilder.serve's own middleware runs
- * after the response is written, too late to answer unknown routes or to set X-Request-Id.)
+ * The HttpApi implementation: every group, behind the authentication middleware, as routes of the
+ * router. (A request that does not decode is answered by the error envelope: Http/Envelope.ts.)
  */
-const serve = Layer.unwrapEffect(
+export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(groups))
+
+/** `GET /api/v1/openapi.json`: the document of Http/OpenApiDocument.ts, computed once. */
+const OpenApiRoute = HttpRouter.use((router) =>
+  router.add("GET", OPENAPI_PATH, HttpServerResponse.jsonUnsafe(openApiDocument()))
+)
+
+/** `GET /docs`: the API reference page (Scalar) for the HttpApi. */
+const DocsRoute = HttpApiScalar.layer(Api, { path: DOCS_PATH })
+
+/** The OAuth 2.0 authorization server's routes (OAuth/OAuthRoutes.ts), with the instance's settings. */
+const OAuthRoutesLive = Layer.unwrap(AppConfig.useSync((config) => OAuthRoutes({ trustedProxies: config.trustedProxies })))
+
+/**
+ * Serves every route with the error envelope outermost and idempotency inside it, around the router.
+ * The router's services that are shared with the rest of the server (the authenticator, the OAuth
+ * repository and keys, the issuer) are required, not provided here: the router is built apart (its
+ * own memo map), and would otherwise make its own copies.
+ */
+const serve = Layer.unwrap(
   Effect.gen(function*() {
-    const app = yield* HttpApiBuilder.httpApp
+    const app = yield* HttpRouter.toHttpEffect(Layer.mergeAll(ApiLive, OpenApiRoute, DocsRoute, OAuthRoutesLive)).pipe(
+      // The router matches paths exactly as written: case-sensitive, no folding of `//` or a trailing `/`,
+      // so that it and the route table (scopes, idempotency, body checks) agree on every canonical path.
+      Effect.provideService(HttpRouter.RouterConfig, { caseSensitive: true, ignoreDuplicateSlashes: false, ignoreTrailingSlash: false })
+    )
     const idempotency = yield* makeIdempotency(routes)
+    // No request log: HttpServer.serve adds none (HttpRouter.serve would add HttpMiddleware.logger), as
+    // on Effect 3; what to log per request is issue 14's (one JSON line with LOG_FORMAT=json).
     return HttpServer.serve(errorEnvelope(routes)(idempotency(app)))
   })
-).pipe(
-  Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
-  // The router matches paths exactly as written: case-sensitive, no folding of `//` or a trailing `/`,
-  // so that it and the route table (scopes, idempotency, body checks) agree on every canonical path.
-  Layer.provide(HttpRouter.setRouterConfig({ caseSensitive: true, ignoreDuplicateSlashes: false, ignoreTrailingSlash: false }))
 )
 
 /** The webhook delivery worker of packages/webhooks, on this instance, with the instance's settings. */
-const WebhookWorkerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => workerLayer({ allowInsecure: config.webhooksAllowInsecure }))
-)
+const WebhookWorkerLive = Layer.unwrap(AppConfig.useSync((config) => workerLayer({ allowInsecure: config.webhooksAllowInsecure })))
 
-/** `GET /api/v1/openapi.json`: the document of Http/OpenApiDocument.ts, computed once. */
-const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
-  Effect.gen(function*() {
-    const response = yield* Effect.orDie(HttpServerResponse.json(openApiDocument()))
-    yield* router.get(OPENAPI_PATH, Effect.succeed(response))
-  })
-)
-
-/** The OAuth 2.0 authorization server's routes (OAuth/OAuthRoutes.ts), with the instance's settings. */
-const OAuthRoutesLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => OAuthRoutes({ trustedProxies: config.trustedProxies }))
-).pipe(Layer.provide(Layer.mergeAll(OAuthRepo.Default, SigningKeys.Default, Issuer.Default)))
-
-/** The HTTP server on a port, with the error envelope outermost. Needs the SQL client. */
+/** The HTTP server on a port, with the error envelope outermost. Needs the SQL clients and AppConfig. */
 export const serverLayer = (options: { readonly port: number; readonly host: string }) =>
   serve.pipe(
-    Layer.provide(OpenApiRoute),
-    Layer.provide(OAuthRoutesLive),
-    Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
-    Layer.provide(ApiLive),
     Layer.provideMerge(IdempotencyPurgeLive),
     Layer.provideMerge(WebhookWorkerLive),
-    Layer.provideMerge(Layer.mergeAll(Authenticator.Default, IdempotencyStore.Default)),
+    Layer.provideMerge(Layer.mergeAll(Authenticator.layer, IdempotencyStore.layer)),
+    Layer.provide(Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer, Issuer.layer)),
     HttpServer.withLogAddress,
     // No trace exporter is configured yet, so the per-request HTTP span is only cost (about 10% of
-    // the framework's own time per request, measured): off until tracing is wired to an exporter.
-    HttpMiddleware.withTracerDisabledWhen(() => true),
+    // the framework's own time per request on Effect 3, measured): off until tracing is wired to an
+    // exporter. (Effect 4 makes no span while the tracer is its native one, which has no backend.)
+    Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
   )

@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, References } from "effect"
 import { bootstrapDemo } from "./Bootstrap.js"
 import { AppConfig, AppConfigLive } from "./Config.js"
 import { DatabaseLive } from "./Sql/Database.js"
@@ -16,7 +16,7 @@ const main = Effect.gen(function*() {
 main.pipe(
   Effect.provide(DatabaseLive),
   Effect.provide(AppConfigLive),
-  Effect.provide(Logger.minimumLogLevel(LogLevel.Info)),
+  Effect.provideService(References.MinimumLogLevel, "Info"),
   Effect.scoped,
   // A database that cannot start is said in one line (what, and how to fix it), without a stack trace.
   Effect.catchTag("EmbeddedPostgresError", (error) =>

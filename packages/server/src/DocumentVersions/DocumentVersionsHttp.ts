@@ -1,6 +1,6 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { ok } from "../Http/Respond.js"
 import { DocumentVersionsRepo } from "./DocumentVersionsRepo.js"
 
@@ -8,14 +8,14 @@ export const DocumentVersionsHttp = HttpApiBuilder.group(Api, "documentVersions"
   Effect.gen(function*() {
     const repo = yield* DocumentVersionsRepo
     return handlers
-      .handle("list", ({ urlParams }) =>
+      .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           repo.list(principal, {
-            documentType: urlParams.documentType,
-            documentId: urlParams.documentId,
-            versionStatus: urlParams.versionStatus,
-            updatedSince: urlParams.updatedSince
-          }, pageRequest(urlParams)).pipe(Effect.map(ok))))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, path.id), ok)))
+            documentType: query.documentType,
+            documentId: query.documentId,
+            versionStatus: query.versionStatus,
+            updatedSince: query.updatedSince
+          }, pageRequest(query)).pipe(Effect.map(ok))))
+      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, params.id), ok)))
   })
 )

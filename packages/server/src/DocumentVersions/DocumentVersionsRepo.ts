@@ -8,7 +8,7 @@ import {
   type Principal,
   type VersionStatus
 } from "@bizops/domain"
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
 import { conditions, findRow, listOf } from "../Sql/Lists.js"
@@ -40,7 +40,7 @@ interface DocumentVersionRow {
 
 const toDocumentVersion = (row: DocumentVersionRow) =>
   new DocumentVersion({
-    id: DocumentVersionId.make(row.id, true),
+    id: DocumentVersionId.make(row.id, { disableChecks: true }),
     documentType: row.documentType,
     documentId: row.documentId,
     documentRef: row.documentRef === null ? null : { relationTo: row.documentRef.relationTo, value: row.documentRef.value },
@@ -60,9 +60,9 @@ const toDocumentVersion = (row: DocumentVersionRow) =>
     engagementProjectId: row.engagementProjectId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    supersededByVersionId: row.supersededByVersionId === null ? null : DocumentVersionId.make(row.supersededByVersionId, true),
-    parentVersionId: row.parentVersionId === null ? null : DocumentVersionId.make(row.parentVersionId, true)
-  }, true)
+    supersededByVersionId: row.supersededByVersionId === null ? null : DocumentVersionId.make(row.supersededByVersionId, { disableChecks: true }),
+    parentVersionId: row.parentVersionId === null ? null : DocumentVersionId.make(row.parentVersionId, { disableChecks: true })
+  }, { disableChecks: true })
 
 /** The collection a document type's records live in, as `documentRef.relationTo` names it. */
 const RELATION: Record<DocumentType, string> = {
@@ -74,98 +74,100 @@ const RELATION: Record<DocumentType, string> = {
 /** Lowercase hex SHA-256 of the canonical JSON of what the client sees. */
 export const contentHash = (content: unknown): string => createHash("sha256").update(canonicalJson(content)).digest("hex")
 
+const makeDocumentVersionsRepo = Effect.gen(function*() {
+  const fast = yield* FastSql
+
+  const list = (
+    principal: Principal,
+    filters: {
+      readonly documentType?: DocumentType | undefined
+      readonly documentId?: string | undefined
+      readonly versionStatus?: VersionStatus | undefined
+      readonly updatedSince?: Date | undefined
+    },
+    page: PageRequest
+  ) =>
+    listOf(fast, "document_version_rows", conditions(
+      ["organization_id = ?", principal.organizationId],
+      ["document_type = ?", filters.documentType],
+      ["document_id = ?", filters.documentId],
+      ["version_status = ?", filters.versionStatus],
+      ["updated_at >= ?", filters.updatedSince]
+    ), page, toDocumentVersion)
+
+  const get = (principal: Principal, id: DocumentVersionId) =>
+    findRow<DocumentVersionRow>(fast, "document_version_rows", principal.organizationId, id).pipe(
+      Effect.orDie,
+      Effect.flatMap((row) =>
+        row === undefined || row.versionStatus !== "issued"
+          ? Effect.fail(notFound("document version"))
+          : Effect.succeed(toDocumentVersion(row))
+      )
+    )
+
+  /**
+   * Issues a version of a document with this content, superseding the issued one, unless the issued
+   * one already has this content (then nothing changes). Call it inside the document's transaction,
+   * with the document's row locked.
+   */
+  const issue = (
+    principal: Principal,
+    document: { readonly type: DocumentType; readonly id: string; readonly currency: string },
+    content: unknown,
+    at: Date
+  ) =>
+    Effect.gen(function*() {
+      const hash = contentHash(content)
+      const [current] = yield* fast.rows<{ readonly id: string; readonly contentHash: string }>(
+        `SELECT id, content_hash FROM document_versions
+         WHERE organization_id = $1 AND document_type = $2 AND document_id = $3 AND version_status = 'issued'`,
+        [principal.organizationId, document.type, document.id]
+      )
+      if (current !== undefined && current.contentHash === hash) return
+      const id = randomUUID()
+      if (current !== undefined) {
+        yield* fast.rows(
+          `UPDATE document_versions SET version_status = 'superseded', superseded_at = $3, superseded_by_version_id = $4, updated_at = $3
+           WHERE organization_id = $1 AND id = $2`,
+          [principal.organizationId, current.id, at, id]
+        )
+      }
+      yield* fast.rows(
+        `INSERT INTO document_versions (id, organization_id, document_type, document_id, document_ref, version_number,
+           version_status, content_hash, content, currency, issued_at, created_at, updated_at)
+         SELECT $1, $2, $3, $4, $5, COALESCE(max(version_number), 0) + 1, 'issued', $6, $7, $8, $9, $9, $9
+         FROM document_versions WHERE organization_id = $2 AND document_type = $3 AND document_id = $4`,
+        [
+          id,
+          principal.organizationId,
+          document.type,
+          document.id,
+          JSON.stringify({ relationTo: RELATION[document.type], value: document.id }),
+          hash,
+          JSON.stringify(content),
+          document.currency,
+          at
+        ]
+      )
+    })
+
+  /** Marks the issued version of a document voided (the document was voided). */
+  const voidIssued = (principal: Principal, document: { readonly type: DocumentType; readonly id: string }, at: Date) =>
+    fast.rows(
+      `UPDATE document_versions SET version_status = 'voided', voided_at = $4, updated_at = $4
+       WHERE organization_id = $1 AND document_type = $2 AND document_id = $3 AND version_status = 'issued'`,
+      [principal.organizationId, document.type, document.id, at]
+    )
+
+  return { list, get, issue, voidIssued } as const
+})
+
 /**
  * Document versions: the audit trail of what was issued to clients. The API reads them (list: every
  * version; get: issued ones only); the documents' repositories issue and void them, on their own
  * transaction. The frozen content is written but never read back into a response (the API reads the
  * view document_version_rows, which does not have it).
  */
-export class DocumentVersionsRepo extends Effect.Service<DocumentVersionsRepo>()("@bizops/server/DocumentVersionsRepo", {
-  effect: Effect.gen(function*() {
-    const fast = yield* FastSql
-
-    const list = (
-      principal: Principal,
-      filters: {
-        readonly documentType?: DocumentType | undefined
-        readonly documentId?: string | undefined
-        readonly versionStatus?: VersionStatus | undefined
-        readonly updatedSince?: Date | undefined
-      },
-      page: PageRequest
-    ) =>
-      listOf(fast, "document_version_rows", conditions(
-        ["organization_id = ?", principal.organizationId],
-        ["document_type = ?", filters.documentType],
-        ["document_id = ?", filters.documentId],
-        ["version_status = ?", filters.versionStatus],
-        ["updated_at >= ?", filters.updatedSince]
-      ), page, toDocumentVersion)
-
-    const get = (principal: Principal, id: DocumentVersionId) =>
-      findRow<DocumentVersionRow>(fast, "document_version_rows", principal.organizationId, id).pipe(
-        Effect.orDie,
-        Effect.flatMap((row) =>
-          row === undefined || row.versionStatus !== "issued"
-            ? Effect.fail(notFound("document version"))
-            : Effect.succeed(toDocumentVersion(row))
-        )
-      )
-
-    /**
-     * Issues a version of a document with this content, superseding the issued one, unless the issued
-     * one already has this content (then nothing changes). Call it inside the document's transaction,
-     * with the document's row locked.
-     */
-    const issue = (
-      principal: Principal,
-      document: { readonly type: DocumentType; readonly id: string; readonly currency: string },
-      content: unknown,
-      at: Date
-    ) =>
-      Effect.gen(function*() {
-        const hash = contentHash(content)
-        const [current] = yield* fast.rows<{ readonly id: string; readonly contentHash: string }>(
-          `SELECT id, content_hash FROM document_versions
-           WHERE organization_id = $1 AND document_type = $2 AND document_id = $3 AND version_status = 'issued'`,
-          [principal.organizationId, document.type, document.id]
-        )
-        if (current !== undefined && current.contentHash === hash) return
-        const id = randomUUID()
-        if (current !== undefined) {
-          yield* fast.rows(
-            `UPDATE document_versions SET version_status = 'superseded', superseded_at = $3, superseded_by_version_id = $4, updated_at = $3
-             WHERE organization_id = $1 AND id = $2`,
-            [principal.organizationId, current.id, at, id]
-          )
-        }
-        yield* fast.rows(
-          `INSERT INTO document_versions (id, organization_id, document_type, document_id, document_ref, version_number,
-             version_status, content_hash, content, currency, issued_at, created_at, updated_at)
-           SELECT $1, $2, $3, $4, $5, COALESCE(max(version_number), 0) + 1, 'issued', $6, $7, $8, $9, $9, $9
-           FROM document_versions WHERE organization_id = $2 AND document_type = $3 AND document_id = $4`,
-          [
-            id,
-            principal.organizationId,
-            document.type,
-            document.id,
-            JSON.stringify({ relationTo: RELATION[document.type], value: document.id }),
-            hash,
-            JSON.stringify(content),
-            document.currency,
-            at
-          ]
-        )
-      })
-
-    /** Marks the issued version of a document voided (the document was voided). */
-    const voidIssued = (principal: Principal, document: { readonly type: DocumentType; readonly id: string }, at: Date) =>
-      fast.rows(
-        `UPDATE document_versions SET version_status = 'voided', voided_at = $4, updated_at = $4
-         WHERE organization_id = $1 AND document_type = $2 AND document_id = $3 AND version_status = 'issued'`,
-        [principal.organizationId, document.type, document.id, at]
-      )
-
-    return { list, get, issue, voidIssued } as const
-  })
-}) {}
+export class DocumentVersionsRepo extends Context.Service<DocumentVersionsRepo, Effect.Success<typeof makeDocumentVersionsRepo>>()("@bizops/server/DocumentVersionsRepo") {
+  static readonly layer = Layer.effect(DocumentVersionsRepo, makeDocumentVersionsRepo)
+}

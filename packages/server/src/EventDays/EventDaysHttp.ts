@@ -1,6 +1,6 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { created, ok } from "../Http/Respond.js"
 import { EventDaysRepo } from "./EventDaysRepo.js"
 
@@ -8,13 +8,13 @@ export const EventDaysHttp = HttpApiBuilder.group(Api, "eventDays", (handlers) =
   Effect.gen(function*() {
     const repo = yield* EventDaysRepo
     return handlers
-      .handle("list", ({ urlParams }) =>
+      .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          repo.list(principal, { projectId: urlParams.projectId, updatedSince: urlParams.updatedSince }, pageRequest(urlParams)).pipe(Effect.map(ok))))
+          repo.list(principal, { projectId: query.projectId, updatedSince: query.updatedSince }, pageRequest(query)).pipe(Effect.map(ok))))
       .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.create(principal, payload), created)))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, path.id), ok)))
-      .handle("update", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, path.id, payload), ok)))
-      .handle("delete", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, path.id)))
+      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, params.id), ok)))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, params.id, payload), ok)))
+      .handle("delete", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, params.id)))
   })
 )

@@ -1,12 +1,4 @@
 import {
-  type HttpApp,
-  HttpIncomingMessage,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
-import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import {
   type ApiError,
   CurrentRequestId,
   errorCodeOf,
@@ -22,13 +14,18 @@ import {
   type ValidationIssue
 } from "@bizops/domain"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Effect, FiberRef, Option, Predicate } from "effect"
-import { RequestRejected } from "./Idempotency.js"
+import { ByteSize, Cause, Effect, Option, Predicate, SchemaIssue } from "effect"
+import { HttpIncomingMessage, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import type { Readable } from "node:stream"
+import { CurrentRequestState, freshRequestState } from "./RequestState.js"
 import { requestIdFrom } from "./RequestId.js"
 import type { MatchedRoute, RouteTable } from "./Routes.js"
 
 /** The largest request body we read: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024
+
+const MAX_BODY_SIZE = ByteSize.bytes(MAX_BODY_BYTES)
 
 const API_ERROR_TAGS = new Set([
   "Unauthorized",
@@ -53,21 +50,45 @@ const isApiError = (u: unknown): u is ApiError =>
 /** An error as the envelope, with its status. */
 export const errorResponse = (error: ApiError, requestId: string, headers?: Record<string, string>) => {
   const { code, status } = errorCodeOf(error)
-  return HttpServerResponse.unsafeJson(toEnvelope(code, error, requestId), { status, ...(headers ? { headers } : {}) })
+  return HttpServerResponse.jsonUnsafe(toEnvelope(code, error, requestId), { status, ...(headers ? { headers } : {}) })
 }
 
-/** A request-decode failure, as our validation error: 400 invalid_request with the issues. */
-export const validationError = (error: HttpApiDecodeError): InvalidRequest => {
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/**
+ * Whether a payload failed as a whole for its type (a string, an array or null where an object is
+ * expected): a type mismatch at the root, not below it. The builder decodes a payload through a union
+ * of the endpoint's payload schemas, so the mismatch is a union's with no member left.
+ */
+const isRootTypeMismatch = (issue: SchemaIssue.Issue): boolean =>
+  issue._tag === "InvalidType" || (issue._tag === "AnyOf" && issue.issues.length === 0) ||
+  (issue._tag === "Encoding" && isRootTypeMismatch(issue.issue))
+
+/** The builder's answer for a payload that is not JSON at all (before any schema ran). */
+const isNotJson = (issue: SchemaIssue.Issue): boolean =>
+  issue._tag === "InvalidValue" && issue.annotations?.message === "Expected a valid JSON body"
+
+/**
+ * A request that did not decode (its query, headers or body), as our validation error: 400
+ * invalid_request with every issue (the path where it is, and what is wrong there).
+ */
+export const validationError = (error: HttpApiError.HttpApiSchemaError): InvalidRequest => {
+  const issue = error.cause.issue
+  if (error.kind === "Payload" && isNotJson(issue)) return new InvalidRequest({ message: "The request body is not valid JSON" })
+  const wholeBody = error.kind === "Payload" && isRootTypeMismatch(issue)
   const seen = new Set<string>()
   const issues: Array<ValidationIssue> = []
-  for (const issue of error.issues) {
-    const path = issue.path.map((p) => (typeof p === "number" ? p : String(p)))
+  for (const formatted of formatIssues(issue).issues) {
+    const path = (formatted.path ?? []).map((p) => {
+      const key = typeof p === "object" ? p.key : p
+      return typeof key === "number" ? key : String(key)
+    })
     const key = JSON.stringify(path)
-    // A union (an optional field, a nullable one) reports one issue per member; the first says it.
+    // A union (an optional field, a nullable one) may report one issue per member; the first says it.
     if (seen.has(key)) continue
     seen.add(key)
     // The body as a whole of the wrong type: say so, rather than print the schema's type.
-    const message = path.length === 0 && issue.message.startsWith("Expected {") ? "the body must be a JSON object" : issue.message
+    const message = wholeBody && path.length === 0 ? "the body must be a JSON object" : formatted.message
     issues.push({ path, message })
   }
   const first = issues[0]
@@ -90,11 +111,12 @@ const DRAIN_LIMIT = 16 * MAX_BODY_BYTES
 /**
  * Reads and drops what is left of a request body that we refuse (too large, wrong type): a client that
  * is still sending would otherwise have its connection reset before it reads our answer. Past
- * DRAIN_LIMIT bytes it stops reading, and the answer closes the connection.
+ * DRAIN_LIMIT bytes it stops reading, and the answer closes the connection. (A body read past the
+ * limit is not destroyed by the Node server of Effect 4, which drains it; this only waits for its end.)
  */
 const drainBody = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.async<void>((resume) => {
-    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  Effect.callback<void>((resume) => {
+    const incoming: Readable & { readonly complete: boolean } = NodeHttpServerRequest.toIncomingMessage(request)
     const length = Number(request.headers["content-length"] ?? "0")
     if (incoming.complete || incoming.destroyed || !(length <= DRAIN_LIMIT)) return resume(Effect.void)
     let drained = 0
@@ -110,21 +132,6 @@ const drainBody = (request: HttpServerRequest.HttpServerRequest) =>
     incoming.once("error", () => resume(Effect.void))
     incoming.resume()
   })
-
-/**
- * The platform destroys a request whose body it stopped reading at the size limit, which resets the
- * connection before the client reads our 413. For this request, a destroy before the body is complete
- * leaves the stream to drainBody instead (the answer then closes the connection).
- */
-const keepOpenForAnswer = (request: HttpServerRequest.HttpServerRequest) => {
-  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  const destroy = incoming.destroy.bind(incoming)
-  incoming.destroy = (error?: Error) => {
-    if (incoming.complete || error !== undefined) return destroy(error)
-    incoming.pause()
-    return incoming
-  }
-}
 
 const hasBody = (method: string) => method === "POST" || method === "PATCH" || method === "PUT"
 
@@ -164,13 +171,19 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest, route: MatchedR
         : Effect.void)
 
 /**
- * The outermost middleware: gives every request its id (`X-Request-Id`, echoed in `error.requestId`),
- * answers paths not spelled canonically with 404, limits bodies to 1 MiB and their nesting to
- * MAX_JSON_DEPTH, and answers every failure that the HttpApi router did not with the error envelope:
- * unknown routes (404), wrong methods (405 with Allow), malformed JSON and unreadable bodies (400),
- * oversized bodies (413, also when sent chunked), defects (500, without internals).
+ * The outermost middleware: gives every request its id (`X-Request-Id`, echoed in `error.requestId`)
+ * and its fresh state (Http/RequestState.ts), answers paths not spelled canonically with 404, limits
+ * bodies to 1 MiB and their nesting to MAX_JSON_DEPTH, and answers every failure that the HttpApi did
+ * not with the error envelope: unknown routes (404), wrong methods (405 with Allow), requests that do
+ * not decode (400 with every issue; 404 for a malformed id in the path), malformed JSON and unreadable
+ * bodies (400), oversized bodies (413, also when sent chunked), defects (500, without internals).
+ * Effect 4's HttpApi raises a request that does not decode as a defect after the endpoint's
+ * middleware (it would answer an empty 400), so it arrives here with the rest.
  */
-export const errorEnvelope = (routes: RouteTable) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
+export const errorEnvelope = (routes: RouteTable) =>
+<E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
@@ -180,10 +193,19 @@ export const errorEnvelope = (routes: RouteTable) => <E, R>(app: HttpApp.Default
       yield* drainBody(request)
       return errorResponse(refused.value, requestId, { "x-request-id": requestId, connection: "close" })
     }
-    if (hasBody(request.method)) keepOpenForAnswer(request)
-    const response = yield* Effect.zipRight(checkBody(request, route), app).pipe(
-      Effect.catchAllCause((cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+    const response = yield* Effect.andThen(checkBody(request, route), app).pipe(
+      Effect.map((response) =>
+        // A JSON endpoint that reads no JSON: the builder answers a body type it does not decode with
+        // an empty 415 (an empty body with another Content-Type; precheck answers a non-empty one).
+        response.status === 415 && route !== undefined && route.api
+          ? errorResponse(
+            new InvalidRequest({ message: `Content-Type must be application/json, not ${request.headers["content-type"]}` }),
+            requestId
+          )
+          : response
+      ),
+      Effect.catchCause((cause) => {
+        if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
         return Option.match(answer(Cause.squash(cause), request, routes, requestId), {
           onSome: (response) =>
             response.status === 413
@@ -199,8 +221,10 @@ export const errorEnvelope = (routes: RouteTable) => <E, R>(app: HttpApp.Default
             )
         })
       }),
-      Effect.locally(CurrentRequestId, requestId),
-      HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES))
+      Effect.provideService(CurrentRequestId, requestId),
+      Effect.provideService(CurrentRequestState, freshRequestState()),
+      // Also limits a chunked body, which announces no length: reading it fails past the limit.
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE)
     )
     // A replayed answer keeps the request id it was first given.
     return response.headers["x-request-id"] === undefined ? HttpServerResponse.setHeader(response, "x-request-id", requestId) : response
@@ -213,9 +237,20 @@ const answer = (
   requestId: string
 ): Option.Option<HttpServerResponse.HttpServerResponse> => {
   if (isApiError(error)) return Option.some(errorResponse(error, requestId))
-  if (error instanceof HttpApiDecodeError) return Option.some(errorResponse(validationError(error), requestId))
-  if (HttpServerError.isServerError(error)) {
-    if (error._tag === "RouteNotFound") {
+  if (HttpApiError.HttpApiSchemaError.is(error)) {
+    // A path parameter that does not decode is a malformed id: no such record.
+    if (error.kind === "Params") {
+      return Option.some(errorResponse(new NotFound({ message: "No such record: the id in the path is not a valid id" }), requestId))
+    }
+    // "Body" and "ResponseHeaders" are our own answers that did not encode: a defect (500).
+    if (error.kind === "Query" || error.kind === "Headers" || error.kind === "Payload") {
+      return Option.some(errorResponse(validationError(error), requestId))
+    }
+    return Option.none()
+  }
+  if (HttpServerError.isHttpServerError(error)) {
+    const reason = error.reason
+    if (reason._tag === "RouteNotFound") {
       const pathname = pathnameOf(request)
       const allowed = routes.allowedMethods(pathname)
       if (allowed.length > 0 && !routes.hasMalformedId(pathname)) {
@@ -227,10 +262,9 @@ const answer = (
       }
       return Option.some(errorResponse(notFound(request), requestId))
     }
-    if (error._tag === "RequestError" && error.reason === "Decode") {
-      const tooLarge = Predicate.hasProperty(error.cause, "message") && error.cause.message === "maxBytes exceeded"
+    if (reason._tag === "RequestParseError") {
       return Option.some(errorResponse(
-        tooLarge
+        reason.reason === "BodyTooLarge"
           ? new PayloadTooLarge({ message: `The request body is larger than ${MAX_BODY_BYTES} bytes` })
           : new InvalidRequest({ message: "The request body is not valid JSON" }),
         requestId
@@ -239,14 +273,3 @@ const answer = (
   }
   return Option.none()
 }
-
-/** Request-decode failures inside the router: a malformed id in the path is 404, anything else 400. */
-export const decodeFailures = (routes: RouteTable) => (app: HttpApp.Default): HttpApp.Default<InvalidRequest | NotFound> =>
-  Effect.catchAllCause(app, (cause) => {
-    const error = Cause.squash(cause)
-    if (!(error instanceof HttpApiDecodeError)) return Effect.failCause(cause)
-    return Effect.zipRight(FiberRef.set(RequestRejected, true), Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      routes.hasMalformedId(pathnameOf(request))
-        ? Effect.fail<InvalidRequest | NotFound>(new NotFound({ message: "No such record: the id in the path is not a valid id" }))
-        : Effect.fail<InvalidRequest | NotFound>(validationError(error))))
-  })

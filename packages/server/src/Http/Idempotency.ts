@@ -1,5 +1,3 @@
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import {
   CurrentRequestId,
   fingerprintInput,
@@ -12,18 +10,13 @@ import {
   type Principal,
   RequestInProgress
 } from "@bizops/domain"
-import { Clock, Data, Effect, Either, FiberRef, Layer, Option, Schedule } from "effect"
-import { globalValue } from "effect/GlobalValue"
+import { Clock, Context, Data, Effect, Layer, Option, Result, Schedule } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
 import { Authenticator } from "./Authentication.js"
 import type { RouteTable } from "./Routes.js"
-
-/**
- * Set when the request failed validation (its body, query or path did not decode): such an answer is
- * not stored, so a corrected retry with the same key runs.
- */
-export const RequestRejected = globalValue(Symbol.for("@bizops/server/RequestRejected"), () => FiberRef.unsafeMake(false))
 
 interface StoredResponse {
   readonly fingerprint: string
@@ -34,6 +27,8 @@ interface StoredResponse {
 
 /** Thrown through the handler's savepoint so that its writes roll back when its answer is not a success. */
 class NotASuccess extends Data.TaggedError("NotASuccess")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
+
+const isNotASuccess = (u: unknown): u is NotASuccess => u instanceof NotASuccess
 
 /** Another request stored an answer for the key while this one ran: this one's changes roll back. */
 class LostRace extends Data.TaggedError("LostRace")<{}> {}
@@ -49,7 +44,8 @@ const bodyText = (response: HttpServerResponse.HttpServerResponse): Option.Optio
     case "Empty":
       return Option.some({ text: "" })
     case "Uint8Array":
-      return Option.some({ text: new TextDecoder().decode(body.body), contentType: body.contentType })
+      // A JSON or text answer keeps the text it was made from.
+      return Option.some({ text: body.text ?? new TextDecoder().decode(body.body), contentType: body.contentType })
     default:
       return Option.none()
   }
@@ -63,93 +59,97 @@ const replay = (stored: StoredResponse) => {
     : HttpServerResponse.text(stored.body, { status: stored.status, headers, ...(contentType ? { contentType } : {}) })
 }
 
-/** Idempotency records in PostgreSQL, shared by every instance. */
-export class IdempotencyStore extends Effect.Service<IdempotencyStore>()("@bizops/server/IdempotencyStore", {
-  effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const fast = yield* FastSql
+const makeIdempotencyStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const fast = yield* FastSql
 
-    const scope = (principal: Principal, key: string) => `${principal.organizationId}:${principal.credentialId}:${key}`
+  const scope = (principal: Principal, key: string) => `${principal.organizationId}:${principal.credentialId}:${key}`
 
-    /**
-     * In one statement: takes the key for this transaction (false when another request holds it right
-     * now) and reads its unexpired record, if any.
-     */
-    const claim = (principal: Principal, key: string, now: number) =>
-      Effect.map(
-        fast.rows<{ readonly locked: boolean } & Partial<StoredResponse>>(
-          `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, i.fingerprint, i.status, i.headers, i.body
-           FROM (SELECT 1) AS one
-           LEFT JOIN idempotency_keys i
-             ON i.organization_id = $2 AND i.credential_id = $3 AND i.key = $4 AND i.expires_at > $5`,
-          [scope(principal, key), principal.organizationId, principal.credentialId, key, new Date(now)]
-        ),
-        (rows) => {
-          const row = rows[0]
-          const stored = row?.fingerprint !== undefined && row.fingerprint !== null && row.status !== undefined &&
-              row.headers !== undefined && row.body !== undefined
-            ? Option.some<StoredResponse>({ fingerprint: row.fingerprint, status: row.status, headers: row.headers, body: row.body })
-            : Option.none()
-          return { locked: row?.locked === true, stored }
-        }
-      )
-
-    const find = (principal: Principal, key: string, now: number) =>
-      Effect.map(
-        fast.rows<StoredResponse>(
-          `SELECT fingerprint, status, headers, body FROM idempotency_keys
-           WHERE organization_id = $1 AND credential_id = $2 AND key = $3 AND expires_at > $4`,
-          [principal.organizationId, principal.credentialId, key, new Date(now)]
-        ),
-        (rows) => Option.fromNullable(rows[0])
-      )
-
-    /** Stores an answer; false when a live record for the key exists already (a request that won a race). */
-    const save = (principal: Principal, key: string, now: number, stored: StoredResponse) =>
-      Effect.map(
-        fast.rows<{ readonly saved: number }>(
-          `INSERT INTO idempotency_keys AS i
-             (organization_id, credential_id, key, fingerprint, status, headers, body, created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-           ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET
-             fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers,
-             body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-           WHERE i.expires_at <= EXCLUDED.created_at
-           RETURNING 1 AS saved`,
-          [
-            principal.organizationId,
-            principal.credentialId,
-            key,
-            stored.fingerprint,
-            stored.status,
-            JSON.stringify(stored.headers),
-            stored.body,
-            new Date(now),
-            new Date(now + IDEMPOTENCY_TTL_MS)
-          ]
-        ),
-        (rows) => rows.length > 0
-      )
-
-    /** Removes expired records, in batches. Safe to run on every instance at once. */
-    const purgeExpired = Effect.gen(function*() {
-      const now = new Date(yield* Clock.currentTimeMillis)
-      let removed = 0
-      for (;;) {
-        const rows = yield* sql<{ readonly n: number }>`WITH gone AS (
-            DELETE FROM idempotency_keys WHERE ctid IN (
-              SELECT ctid FROM idempotency_keys WHERE expires_at <= ${now} LIMIT 5000)
-            RETURNING 1)
-          SELECT count(*)::int AS n FROM gone`
-        const n = rows[0]?.n ?? 0
-        removed += n
-        if (n < 5000) return removed
+  /**
+   * In one statement: takes the key for this transaction (false when another request holds it right
+   * now) and reads its unexpired record, if any.
+   */
+  const claim = (principal: Principal, key: string, now: number) =>
+    Effect.map(
+      fast.rows<{ readonly locked: boolean } & Partial<StoredResponse>>(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, i.fingerprint, i.status, i.headers, i.body
+         FROM (SELECT 1) AS one
+         LEFT JOIN idempotency_keys i
+           ON i.organization_id = $2 AND i.credential_id = $3 AND i.key = $4 AND i.expires_at > $5`,
+        [scope(principal, key), principal.organizationId, principal.credentialId, key, new Date(now)]
+      ),
+      (rows) => {
+        const row = rows[0]
+        const stored = row?.fingerprint !== undefined && row.fingerprint !== null && row.status !== undefined &&
+            row.headers !== undefined && row.body !== undefined
+          ? Option.some<StoredResponse>({ fingerprint: row.fingerprint, status: row.status, headers: row.headers, body: row.body })
+          : Option.none()
+        return { locked: row?.locked === true, stored }
       }
-    })
+    )
 
-    return { sql, claim, find, save, purgeExpired } as const
+  const find = (principal: Principal, key: string, now: number) =>
+    Effect.map(
+      fast.rows<StoredResponse>(
+        `SELECT fingerprint, status, headers, body FROM idempotency_keys
+         WHERE organization_id = $1 AND credential_id = $2 AND key = $3 AND expires_at > $4`,
+        [principal.organizationId, principal.credentialId, key, new Date(now)]
+      ),
+      (rows) => Option.fromNullishOr(rows[0])
+    )
+
+  /** Stores an answer; false when a live record for the key exists already (a request that won a race). */
+  const save = (principal: Principal, key: string, now: number, stored: StoredResponse) =>
+    Effect.map(
+      fast.rows<{ readonly saved: number }>(
+        `INSERT INTO idempotency_keys AS i
+           (organization_id, credential_id, key, fingerprint, status, headers, body, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (organization_id, credential_id, key) DO UPDATE SET
+           fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers,
+           body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         WHERE i.expires_at <= EXCLUDED.created_at
+         RETURNING 1 AS saved`,
+        [
+          principal.organizationId,
+          principal.credentialId,
+          key,
+          stored.fingerprint,
+          stored.status,
+          JSON.stringify(stored.headers),
+          stored.body,
+          new Date(now),
+          new Date(now + IDEMPOTENCY_TTL_MS)
+        ]
+      ),
+      (rows) => rows.length > 0
+    )
+
+  /** Removes expired records, in batches. Safe to run on every instance at once. */
+  const purgeExpired = Effect.gen(function*() {
+    const now = new Date(yield* Clock.currentTimeMillis)
+    let removed = 0
+    for (;;) {
+      const rows = yield* sql<{ readonly n: number }>`WITH gone AS (
+          DELETE FROM idempotency_keys WHERE ctid IN (
+            SELECT ctid FROM idempotency_keys WHERE expires_at <= ${now} LIMIT 5000)
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`
+      const n = rows[0]?.n ?? 0
+      removed += n
+      if (n < 5000) return removed
+    }
   })
-}) {}
+
+  return { sql, claim, find, save, purgeExpired } as const
+})
+
+/** Idempotency records in PostgreSQL, shared by every instance. Needs the SQL client and FastSql. */
+export class IdempotencyStore extends Context.Service<IdempotencyStore, Effect.Success<typeof makeIdempotencyStore>>()(
+  "@bizops/server/IdempotencyStore"
+) {
+  static readonly layer = Layer.effect(IdempotencyStore, makeIdempotencyStore)
+}
 
 /**
  * Idempotency for every POST and PATCH of the JSON API that carries an Idempotency-Key (the route is
@@ -166,7 +166,13 @@ export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
   const { authenticate } = yield* Authenticator
   const sql = store.sql
 
-  return <R>(app: HttpApp.Default<never, R>): HttpApp.Default<InvalidRequest | RequestInProgress | IdempotencyKeyReused, R | HttpServerRequest.HttpServerRequest> =>
+  return <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    E | InvalidRequest | RequestInProgress | IdempotencyKeyReused,
+    R | HttpServerRequest.HttpServerRequest
+  > =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const key = request.headers["idempotency-key"]
@@ -175,19 +181,20 @@ export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
       if (key === undefined || (request.method !== "POST" && request.method !== "PATCH") || route === undefined || !route.api) {
         return yield* app
       }
-      const principal = yield* Effect.either(authenticate)
+      const authenticated = yield* Effect.result(authenticate)
       // 401, 403 and 429 are answered by the router from the same (remembered) outcome; never stored.
-      if (Either.isLeft(principal)) return yield* app
+      if (Result.isFailure(authenticated)) return yield* app
+      const principal = authenticated.success
       if (!isValidIdempotencyKey(key)) {
         return yield* Effect.fail(
           new InvalidRequest({ message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters` })
         )
       }
-      const text = yield* Effect.either(request.text)
+      const text = yield* Effect.result(request.text)
       // An unreadable body is answered by the router (400 or 413) and not stored.
-      if (Either.isLeft(text)) return yield* app
-      const fingerprint = createHash("sha256").update(fingerprintInput(request.method, path, text.right)).digest("base64url")
-      const requestId = yield* FiberRef.get(CurrentRequestId)
+      if (Result.isFailure(text)) return yield* app
+      const fingerprint = createHash("sha256").update(fingerprintInput(request.method, path, text.success)).digest("base64url")
+      const requestId = yield* Effect.service(CurrentRequestId)
 
       const answerStored = (
         stored: StoredResponse
@@ -202,7 +209,7 @@ export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         return yield* sql.withTransaction(
           Effect.gen(function*() {
-            const { locked, stored } = yield* store.claim(principal.right, key, now)
+            const { locked, stored } = yield* store.claim(principal, key, now)
             // A finished request is answered from its record, whoever holds the key right now.
             if (Option.isSome(stored)) return yield* answerStored(stored.value)
             if (!locked) {
@@ -210,15 +217,15 @@ export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
                 new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" })
               )
             }
-            yield* FiberRef.set(RequestRejected, false)
             const response = yield* sql.withTransaction(
               Effect.flatMap(app, (response) =>
                 response.status >= 200 && response.status < 300 ? Effect.succeed(response) : Effect.fail(new NotASuccess({ response })))
-            ).pipe(Effect.catchTag("NotASuccess", (e) => Effect.succeed(e.response)))
-            const rejected = yield* FiberRef.get(RequestRejected)
+            ).pipe(Effect.catchIf(isNotASuccess, (e) => Effect.succeed(e.response)))
             const body = bodyText(response)
-            if (isReplayable(response.status, rejected) && Option.isSome(body)) {
-              const saved = yield* store.save(principal.right, key, now, {
+            // A request that did not decode never gets here as an answer: the HttpApi raises it as a
+            // defect, which rolls this transaction back and leaves it to the envelope, unstored.
+            if (isReplayable(response.status, false) && Option.isSome(body)) {
+              const saved = yield* store.save(principal, key, now, {
                 fingerprint,
                 status: response.status,
                 headers: {
@@ -236,7 +243,7 @@ export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
           })
         ).pipe(
           Effect.catchTag("LostRace", () =>
-            Effect.flatMap(store.find(principal.right, key, now), Option.match({
+            Effect.flatMap(store.find(principal, key, now), Option.match({
               onSome: answerStored,
               onNone: () => Effect.fail(new RequestInProgress({ message: "A request with this Idempotency-Key is still running; retry after it finishes" }))
             })))
@@ -246,12 +253,12 @@ export const makeIdempotency = (routes: RouteTable) => Effect.gen(function*() {
 })
 
 /** Purges expired idempotency records every 15 minutes, on every instance (the delete is idempotent). */
-export const IdempotencyPurgeLive = Layer.scopedDiscard(
+export const IdempotencyPurgeLive = Layer.effectDiscard(
   Effect.gen(function*() {
     const store = yield* IdempotencyStore
     yield* store.purgeExpired.pipe(
       Effect.tap((n) => (n > 0 ? Effect.logInfo(`Purged ${n} expired idempotency records`) : Effect.void)),
-      Effect.catchAllCause((cause) => Effect.logWarning("Idempotency purge failed", cause)),
+      Effect.catchCause((cause) => Effect.logWarning("Idempotency purge failed", cause)),
       Effect.repeat(Schedule.spaced("15 minutes")),
       Effect.forkScoped
     )

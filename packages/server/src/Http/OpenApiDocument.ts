@@ -1,13 +1,19 @@
-import { OpenApi } from "@effect/platform"
 import { Api } from "@bizops/domain"
 import { eventCatalogEntries } from "@bizops/webhooks"
+import { OpenApi } from "effect/http-api"
+
+/**
+ * Components keep their names without Effect 4's `Encoded` suffix (`Client`, not `ClientEncoded`), as
+ * the webhook catalog's payload schemas do. One object, so that `fromApi` computes the document once.
+ */
+const options: OpenApi.FromApiOptions = { referencePolicy: ({ identifier }) => identifier?.replace(/Encoded$/, "") }
 
 /**
  * The OpenAPI document: generated from the HttpApi definition, plus the outbound events of the
  * webhooks package's catalog as OpenAPI 3.1 `webhooks` (the catalog is their one source).
  */
 export const openApiDocument = (): Record<string, unknown> => {
-  const spec = OpenApi.fromApi(Api)
+  const spec = OpenApi.fromApi(Api, options)
   const schemas: Record<string, unknown> = { ...spec.components.schemas }
   // A payload's JSON Schema keeps its definitions under $defs; in the document they are components.
   const hoist = (node: unknown): unknown => {

@@ -1,4 +1,4 @@
-import { HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "effect/http"
 
 /**
  * The fast way out for a resource: its JSON text is its encoded form. This holds for every resource
@@ -7,6 +7,6 @@ import { HttpServerResponse } from "@effect/platform"
  * for arbitrary values of each schema. It skips re-validating, on the way out, values that the
  * repository read from our own (constrained) tables.
  */
-export const ok = <A>(body: A) => HttpServerResponse.unsafeJson(body)
+export const ok = <A>(body: A) => HttpServerResponse.jsonUnsafe(body)
 
-export const created = <A>(body: A) => HttpServerResponse.unsafeJson(body, { status: 201 })
+export const created = <A>(body: A) => HttpServerResponse.jsonUnsafe(body, { status: 201 })

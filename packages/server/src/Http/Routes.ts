@@ -1,6 +1,6 @@
-import type { HttpApi, HttpApiGroup } from "@effect/platform"
-import { declaredEndpoints, type Scope } from "@bizops/domain"
+import { declaredEndpoints, type Scope, Uuid } from "@bizops/domain"
 import { Schema } from "effect"
+import type { HttpApi, HttpApiGroup } from "effect/http-api"
 
 /** A route the server answers, as it was declared (path with `:param` segments). */
 export interface MatchedRoute {
@@ -18,15 +18,13 @@ export interface RouteTable {
    * literal segments exactly, a parameter any non-empty segment), or undefined.
    */
   readonly match: (method: string, pathname: string) => MatchedRoute | undefined
-  /** The scope declared by the endpoint that the router matched, by its declared method and path. */
-  readonly scopeOf: (method: string, path: string) => Scope | undefined
   /** The methods that some route answers at this path, for 405 and `Allow`. */
   readonly allowedMethods: (pathname: string) => ReadonlyArray<string>
   /** Whether a path names a record by a malformed id (a path parameter that is not a UUID). */
   readonly hasMalformedId: (pathname: string) => boolean
 }
 
-const isUuid = Schema.is(Schema.UUID)
+const isUuid = Schema.is(Uuid)
 
 interface Route extends MatchedRoute {
   readonly segments: ReadonlyArray<string>
@@ -47,15 +45,14 @@ const safeDecode = (s: string) => {
 const split = (path: string) => path.split("/").filter((s) => s.length > 0)
 
 /** The routes of an HttpApi, with the scope each endpoint declares, plus the extra routes the server answers. */
-export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>,
+export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
   extra: ReadonlyArray<{ readonly method: string; readonly path: string }>
 ): RouteTable => {
   const routes: Array<Route> = [
     ...extra.map((r) => ({ method: r.method, path: r.path, segments: split(r.path), scope: undefined, api: false })),
     ...declaredEndpoints(api).map((e) => ({ ...e, segments: split(e.path), api: true }))
   ]
-  const declared = new Map(routes.filter((r) => r.api).map((r) => [`${r.method} ${r.path}`, r.scope]))
   const methodsAt = (segments: ReadonlyArray<string>) =>
     Array.from(new Set(routes.filter((r) => matches(r, segments)).map((r) => r.method)))
   return {
@@ -63,7 +60,6 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpAp
       const segments = split(pathname)
       return routes.find((r) => r.method === method && matches(r, segments))
     },
-    scopeOf: (method, path) => declared.get(`${method} ${path}`),
     allowedMethods: (pathname) => methodsAt(split(pathname)),
     hasMalformedId: (pathname) => {
       const segments = split(pathname)

@@ -1,6 +1,6 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { created, ok } from "../Http/Respond.js"
 import { InvoicesRepo } from "./InvoicesRepo.js"
 
@@ -8,21 +8,21 @@ export const InvoicesHttp = HttpApiBuilder.group(Api, "invoices", (handlers) =>
   Effect.gen(function*() {
     const repo = yield* InvoicesRepo
     return handlers
-      .handle("list", ({ urlParams }) =>
+      .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           repo.list(principal, {
-            clientId: urlParams.clientId,
-            status: urlParams.status,
-            overdue: urlParams.overdue,
-            supersedesInvoice: urlParams.supersedesInvoice,
-            updatedSince: urlParams.updatedSince
-          }, pageRequest(urlParams)).pipe(Effect.map(ok))))
+            clientId: query.clientId,
+            status: query.status,
+            overdue: query.overdue,
+            supersedesInvoice: query.supersedesInvoice,
+            updatedSince: query.updatedSince
+          }, pageRequest(query)).pipe(Effect.map(ok))))
       .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.create(principal, payload), created)))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, path.id), ok)))
-      .handle("update", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, path.id, payload), ok)))
-      .handle("delete", ({ path }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, path.id)))
-      .handle("reissue", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.reissue(principal, path.id, payload ?? {}), created)))
+      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, params.id), ok)))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, params.id, payload), ok)))
+      .handle("delete", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, params.id)))
+      .handle("reissue", ({ params, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.reissue(principal, params.id, payload ?? {}), created)))
   })
 )

@@ -1,4 +1,3 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   checkChallengeMethod,
   describeScope,
@@ -12,7 +11,8 @@ import {
   type RequestedScope,
   scopeString
 } from "@bizops/domain"
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Result } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID, timingSafeEqual } from "node:crypto"
 import { Issuer } from "./Issuer.js"
 import { type AppRow, type GrantRow, OAuthRepo } from "./OAuthRepo.js"
@@ -62,7 +62,7 @@ const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
 
 /** An error of the token or revocation endpoint (RFC 6749 5.2): JSON `{error, error_description}`. */
 const tokenError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson({ error, error_description: description }, { status, headers: { ...NO_STORE, ...headers } })
+  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { ...NO_STORE, ...headers } })
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a)
@@ -92,7 +92,7 @@ const formOf = (text: string): URLSearchParams => new URLSearchParams(text)
  * metadata (RFC 8414) and the key set. Its answers are RFC 6749's, not the /api/v1 envelope.
  */
 export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
-  HttpApiBuilder.Router.use((router) =>
+  HttpRouter.use((router) =>
     Effect.gen(function*() {
       const repo = yield* OAuthRepo
       const keys = yield* SigningKeys
@@ -136,19 +136,19 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
           if (responseType !== "code") return fail("unsupported_response_type", "Only response_type=code is supported")
           if (state === undefined || state === "") return fail("invalid_request", "state is required")
           const method = checkChallengeMethod(params.get("code_challenge_method") ?? undefined)
-          if (Either.isLeft(method)) return fail("invalid_request", method.left)
+          if (Result.isFailure(method)) return fail("invalid_request", method.failure)
           const challenge = params.get("code_challenge")
           if (challenge === null || !isCodeChallenge(challenge)) {
             return fail("invalid_request", "code_challenge is required: the base64url SHA-256 of the code verifier (43 characters)")
           }
           const scope = parseScope(params.get("scope") ?? undefined, app.scopes)
-          if (Either.isLeft(scope)) return fail("invalid_scope", scope.left)
+          if (Result.isFailure(scope)) return fail("invalid_scope", scope.failure)
           const hidden: Record<string, string> = {}
           for (const name of AUTHORIZE_PARAMS) {
             const value = params.get(name)
             if (value !== null) hidden[name] = value
           }
-          const ok: AuthorizeCheck = { kind: "ok", app, redirectUri, scope: scope.right, state, codeChallenge: challenge, hidden }
+          const ok: AuthorizeCheck = { kind: "ok", app, redirectUri, scope: scope.success, state, codeChallenge: challenge, hidden }
           return ok
         })
 
@@ -167,7 +167,7 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
           app: { name: check.app.name, logoUrl: check.app.logoUrl },
           ...(extra.email === undefined ? {} : { email: extra.email }),
           ...(extra.error === undefined ? {} : { error: extra.error })
-        }), status).pipe(HttpServerResponse.unsafeSetCookie(CSRF_COOKIE, csrf, {
+        }), status).pipe(HttpServerResponse.setCookieUnsafe(CSRF_COOKIE, csrf, {
           httpOnly: true,
           sameSite: "lax",
           secure: urls.secure,
@@ -203,7 +203,7 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
         })
 
       // GET /api/auth/oauth2/authorize: check the request, then sign in or consent.
-      yield* router.get(AUTHORIZE_PATH, Effect.gen(function*() {
+      yield* router.add("GET", AUTHORIZE_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = new URL(request.url, "http://localhost").searchParams
         const check = yield* checkAuthorize(params)
@@ -213,7 +213,7 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       }).pipe(Effect.orDie))
 
       // POST /api/auth/sign-in: the sign-in form (CSRF double-submit cookie), limited per email and address.
-      yield* router.post(SIGN_IN_PATH, Effect.gen(function*() {
+      yield* router.add("POST", SIGN_IN_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = formOf(yield* request.text)
         const check = yield* checkAuthorize(form)
@@ -247,13 +247,13 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
         const token = yield* repo.createSession(user.id, at)
         const location = `${AUTHORIZE_PATH}?${new URLSearchParams(check.hidden).toString()}`
         return HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
-          HttpServerResponse.unsafeSetCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: "lax", secure: urls.secure, path: "/api/auth" }),
-          HttpServerResponse.unsafeSetCookie(CSRF_COOKIE, "", { httpOnly: true, sameSite: "lax", secure: urls.secure, path: "/api/auth", maxAge: 0 })
+          HttpServerResponse.setCookieUnsafe(SESSION_COOKIE, token, { httpOnly: true, sameSite: "lax", secure: urls.secure, path: "/api/auth" }),
+          HttpServerResponse.setCookieUnsafe(CSRF_COOKIE, "", { httpOnly: true, sameSite: "lax", secure: urls.secure, path: "/api/auth", maxAge: 0 })
         )
       }).pipe(Effect.orDie))
 
       // POST /api/auth/oauth2/authorize: the consent decision.
-      yield* router.post(AUTHORIZE_PATH, Effect.gen(function*() {
+      yield* router.add("POST", AUTHORIZE_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = formOf(yield* request.text)
         const check = yield* checkAuthorize(form)
@@ -306,28 +306,28 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
             basic = true
             const decoded = Buffer.from(authorization.replace(/^Basic\s+/i, ""), "base64").toString("utf8")
             const colon = decoded.indexOf(":")
-            if (colon === -1) return Either.left(tokenError(401, "invalid_client", "The Authorization header is not valid Basic credentials", { "www-authenticate": "Basic realm=\"oauth\"" }))
+            if (colon === -1) return Result.fail(tokenError(401, "invalid_client", "The Authorization header is not valid Basic credentials", { "www-authenticate": "Basic realm=\"oauth\"" }))
             try {
               clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "))
               secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "))
             } catch {
-              return Either.left(tokenError(401, "invalid_client", "The Authorization header is not valid Basic credentials", { "www-authenticate": "Basic realm=\"oauth\"" }))
+              return Result.fail(tokenError(401, "invalid_client", "The Authorization header is not valid Basic credentials", { "www-authenticate": "Basic realm=\"oauth\"" }))
             }
-            if (form.has("client_secret")) return Either.left(tokenError(400, "invalid_request", "Use one client authentication method, not two"))
+            if (form.has("client_secret")) return Result.fail(tokenError(400, "invalid_request", "Use one client authentication method, not two"))
             const bodyId = form.get("client_id")
-            if (bodyId !== null && bodyId !== clientId) return Either.left(tokenError(400, "invalid_request", "client_id does not match the Authorization header"))
+            if (bodyId !== null && bodyId !== clientId) return Result.fail(tokenError(400, "invalid_request", "client_id does not match the Authorization header"))
           } else {
             clientId = form.get("client_id") ?? undefined
             secret = form.get("client_secret") ?? undefined
           }
           const challenge = basic ? { "www-authenticate": "Basic realm=\"oauth\"" } : {}
           if (clientId === undefined || secret === undefined || clientId === "") {
-            return Either.left(tokenError(401, "invalid_client", "Client authentication is required (client_secret_basic or client_secret_post)", challenge))
+            return Result.fail(tokenError(401, "invalid_client", "Client authentication is required (client_secret_basic or client_secret_post)", challenge))
           }
           const app = yield* repo.appByClientId(clientId)
           const valid = app !== undefined && app.disabledAt === null && (yield* repo.verifyClientSecret(app, secret))
-          if (app === undefined || !valid) return Either.left(tokenError(401, "invalid_client", "The client is unknown, disabled, or its secret is not right", challenge))
-          return Either.right(app)
+          if (app === undefined || !valid) return Result.fail(tokenError(401, "invalid_client", "The client is unknown, disabled, or its secret is not right", challenge))
+          return Result.succeed(app)
         })
 
       /** The token response: an access token, and a refresh token when the grant has offline_access. */
@@ -342,7 +342,7 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
             jti: randomUUID()
           }, { issuer: urls.issuer, audience: urls.audience })
           const refreshToken = grant.scopes.includes(OFFLINE_ACCESS) ? yield* repo.issueRefreshToken(grant.id, at) : undefined
-          return HttpServerResponse.unsafeJson({
+          return HttpServerResponse.jsonUnsafe({
             access_token: accessToken,
             token_type: "Bearer",
             expires_in: ACCESS_TOKEN_SECONDS,
@@ -359,7 +359,7 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
         })
 
       // POST /api/auth/oauth2/token
-      yield* router.post(TOKEN_PATH, Effect.gen(function*() {
+      yield* router.add("POST", TOKEN_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* formBody(request)
         if (form === undefined) return tokenError(400, "invalid_request", "The body must be application/x-www-form-urlencoded")
@@ -367,8 +367,8 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
           if (form.getAll(name).length > 1) return tokenError(400, "invalid_request", `The parameter ${name} is repeated`)
         }
         const client = yield* authenticateClient(request, form)
-        if (Either.isLeft(client)) return client.left
-        const app = client.right
+        if (Result.isFailure(client)) return client.failure
+        const app = client.success
         const at = yield* now
         const rate = yield* repo.countInWindow(`token:${app.clientId}`, 60, at)
         if (rate.count > TOKEN_REQUESTS_PER_MINUTE) {
@@ -406,8 +406,8 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
           const holder = yield* repo.grantOfRefreshToken(token)
           if (holder !== undefined && holder.appId === app.id && requested !== undefined) {
             const held = parseScope(scopeString(holder.scopes), holder.scopes)
-            const narrowed = Either.flatMap(held, (granted) => narrowScope(granted, requested))
-            if (Either.isRight(held) && Either.isLeft(narrowed)) return tokenError(400, "invalid_scope", narrowed.left)
+            const narrowed = Result.flatMap(held, (granted) => narrowScope(granted, requested))
+            if (Result.isSuccess(held) && Result.isFailure(narrowed)) return tokenError(400, "invalid_scope", narrowed.failure)
           }
           const row = yield* repo.takeRefreshToken(token, app.id, at)
           if (row === undefined || row.appId !== app.id) return tokenError(400, "invalid_grant", "The refresh token is not valid")
@@ -418,10 +418,10 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
           if (row.expiresAt.getTime() <= at.getTime()) return tokenError(400, "invalid_grant", "The refresh token has expired")
           if (row.revokedAt !== null || row.appDisabledAt !== null) return tokenError(400, "invalid_grant", "The authorization was revoked")
           const granted = parseScope(scopeString(row.scopes), row.scopes)
-          if (Either.isLeft(granted)) return tokenError(400, "invalid_grant", "The authorization's scope is no longer valid")
-          const scope = narrowScope(granted.right, requested)
-          if (Either.isLeft(scope)) return tokenError(400, "invalid_scope", scope.left)
-          return yield* tokens(app, row, scope.right.scopes, at)
+          if (Result.isFailure(granted)) return tokenError(400, "invalid_grant", "The authorization's scope is no longer valid")
+          const scope = narrowScope(granted.success, requested)
+          if (Result.isFailure(scope)) return tokenError(400, "invalid_scope", scope.failure)
+          return yield* tokens(app, row, scope.success.scopes, at)
         }
         return grantType === null
           ? tokenError(400, "invalid_request", "grant_type is required")
@@ -429,26 +429,26 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       }).pipe(Effect.orDie))
 
       // POST /api/auth/oauth2/revoke (RFC 7009): a refresh or access token of the client ends its grant.
-      yield* router.post(REVOKE_PATH, Effect.gen(function*() {
+      yield* router.add("POST", REVOKE_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* formBody(request)
         if (form === undefined) return tokenError(400, "invalid_request", "The body must be application/x-www-form-urlencoded")
         const client = yield* authenticateClient(request, form)
-        if (Either.isLeft(client)) return client.left
+        if (Result.isFailure(client)) return client.failure
         const token = form.get("token")
         if (token === null || token === "") return tokenError(400, "invalid_request", "token is required")
         const byRefresh = yield* repo.grantOfRefreshToken(token)
         if (byRefresh !== undefined) {
-          if (byRefresh.appId === client.right.id) yield* repo.revokeGrant(byRefresh.id, "revoked_by_client")
+          if (byRefresh.appId === client.success.id) yield* repo.revokeGrant(byRefresh.id, "revoked_by_client")
         } else {
           const claims = yield* keys.verify(token, { issuer: urls.issuer, audience: urls.audience })
-          if (claims !== undefined && claims.client_id === client.right.clientId) yield* repo.revokeGrant(claims.grant_id, "revoked_by_client")
+          if (claims !== undefined && claims.client_id === client.success.clientId) yield* repo.revokeGrant(claims.grant_id, "revoked_by_client")
         }
         return HttpServerResponse.empty({ status: 200, headers: NO_STORE })
       }).pipe(Effect.orDie))
 
       // GET /.well-known/oauth-authorization-server (RFC 8414)
-      yield* router.get(METADATA_PATH, Effect.succeed(HttpServerResponse.unsafeJson({
+      yield* router.add("GET", METADATA_PATH, Effect.succeed(HttpServerResponse.jsonUnsafe({
         issuer: urls.issuer,
         authorization_endpoint: urls.authorizationEndpoint,
         token_endpoint: urls.tokenEndpoint,
@@ -465,6 +465,6 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       })))
 
       // GET /api/auth/jwks
-      yield* router.get(JWKS_PATH, Effect.map(keys.jwks, (jwks) => HttpServerResponse.unsafeJson(jwks, { headers: { "cache-control": "public, max-age=300" } })))
+      yield* router.add("GET", JWKS_PATH, Effect.map(keys.jwks, (jwks) => HttpServerResponse.jsonUnsafe(jwks, { headers: { "cache-control": "public, max-age=300" } })))
     })
   )

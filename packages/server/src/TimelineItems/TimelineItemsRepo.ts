@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import {
   type AnchorType,
   type Audience,
@@ -23,7 +22,8 @@ import {
   type TimelineItemStatus,
   type TimelineItemUpdate
 } from "@bizops/domain"
-import { Clock, Effect, Either } from "effect"
+import { Clock, Context, Effect, Layer, Result } from "effect"
+import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import type { EventDayRow } from "../EventDays/EventDaysRepo.js"
 import { refuseViolations } from "../Sql/Constraints.js"
@@ -60,8 +60,8 @@ const UNSCHEDULED: ItemSchedule = { startsAt: null, endsAt: null, startTime: nul
 const toItem = (row: ItemRow, schedule: ItemSchedule | undefined) => {
   const s = schedule ?? UNSCHEDULED
   return new TimelineItem({
-    id: TimelineItemId.make(row.id, true),
-    eventDayId: EventDayId.make(row.eventDayId, true),
+    id: TimelineItemId.make(row.id, { disableChecks: true }),
+    eventDayId: EventDayId.make(row.eventDayId, { disableChecks: true }),
     title: row.title,
     description: row.description,
     categoryId: row.categoryId,
@@ -86,7 +86,7 @@ const toItem = (row: ItemRow, schedule: ItemSchedule | undefined) => {
     conflicts: s.conflicts,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  }, true)
+  }, { disableChecks: true })
 }
 
 /** The cascade input of a day. */
@@ -103,228 +103,234 @@ const DAY_ORDER = "sort_order, created_at, id"
 
 const recordImmutable = (message: string) => new Conflict({ message, details: { code: "record_immutable" } })
 
+const makeTimelineItemsRepo = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const fast = yield* FastSql
+  const outbox = yield* Outbox
+
+  /** The schedules of the given days, by item id: each day's cascade over all its items. */
+  const schedulesOf = (principal: Principal, dayIds: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const schedules = new Map<string, ItemSchedule>()
+      if (dayIds.length === 0) return schedules
+      const [days, items] = yield* Effect.all([
+        fast.rows<EventDayRow>(`SELECT * FROM event_days WHERE organization_id = $1 AND id = ANY ($2::uuid[])`, [principal.organizationId, dayIds]),
+        fast.rows<ItemRow>(
+          `SELECT * FROM timeline_items WHERE organization_id = $1 AND event_day_id = ANY ($2::uuid[]) ORDER BY ${DAY_ORDER}`,
+          [principal.organizationId, dayIds]
+        )
+      ])
+      for (const day of days) {
+        const dayItems = items.filter((item) => item.eventDayId === day.id)
+        for (const [id, schedule] of cascade(cascadeDay(day), dayItems)) schedules.set(id, schedule)
+      }
+      return schedules
+    })
+
+  /** Items with their computed times (each day computed whole). */
+  const withSchedules = (principal: Principal, rows: ReadonlyArray<ItemRow>) =>
+    Effect.map(
+      schedulesOf(principal, [...new Set(rows.map((row) => row.eventDayId))]),
+      (schedules) => rows.map((row) => toItem(row, schedules.get(row.id)))
+    )
+
+  const list = (
+    principal: Principal,
+    filters: {
+      readonly eventDayId?: string | undefined
+      readonly status?: TimelineItemStatus | undefined
+      readonly updatedSince?: Date | undefined
+    },
+    page: PageRequest
+  ) =>
+    Effect.gen(function*() {
+      const { pagination, rows } = yield* listPage<ItemRow>(fast, "timeline_item_rows", conditions(
+        ["organization_id = ?", principal.organizationId],
+        ["event_day_id = ?", filters.eventDayId],
+        ["status = ?", filters.status],
+        ["updated_at >= ?", filters.updatedSince]
+      ), page, "day_date, event_day_id, sort_order, created_at, id")
+      return { data: yield* withSchedules(principal, rows), pagination }
+    }).pipe(Effect.orDie)
+
+  const findItem = (principal: Principal, id: string, forUpdate = false) =>
+    Effect.map(
+      fast.rows<ItemRow>(
+        `SELECT * FROM timeline_items WHERE organization_id = $1 AND id = $2${forUpdate ? " FOR UPDATE" : ""}`,
+        [principal.organizationId, id]
+      ),
+      (rows) => rows[0]
+    )
+
+  const get = (principal: Principal, id: TimelineItemId) =>
+    Effect.gen(function*() {
+      const row = yield* Effect.orDie(findItem(principal, id))
+      if (row === undefined) return yield* Effect.fail(notFound("timeline item"))
+      const [item] = yield* Effect.orDie(withSchedules(principal, [row]))
+      return item
+    })
+
+  /** Locks a day for a write and gives its row and item count; undefined when the organization has no such day. */
+  const lockDay = (principal: Principal, dayId: string) =>
+    Effect.gen(function*() {
+      const [day] = yield* fast.rows<EventDayRow>(
+        `SELECT * FROM event_days WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+        [principal.organizationId, dayId]
+      )
+      if (day === undefined) return undefined
+      const [count] = yield* fast.rows<{ readonly n: number }>(
+        `SELECT count(*)::int AS n FROM timeline_items WHERE organization_id = $1 AND event_day_id = $2`,
+        [principal.organizationId, dayId]
+      )
+      return { day, count: count.n }
+    })
+
+  /** Renumbers a day densely with `id` at `position` (the others keep their order; Order.ts's rule). */
+  const move = (principal: Principal, dayId: string, id: string, position: number) =>
+    Effect.gen(function*() {
+      const ordered = yield* fast.rows<{ readonly id: string }>(
+        `SELECT id FROM timeline_items WHERE organization_id = $1 AND event_day_id = $2 ORDER BY ${DAY_ORDER}`,
+        [principal.organizationId, dayId]
+      )
+      const ids = moveTo(ordered.map((row) => row.id), id, position)
+      yield* fast.rows(
+        `UPDATE timeline_items t SET sort_order = u.n - 1
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS u (id, n)
+         WHERE t.organization_id = $1 AND t.id = u.id AND t.sort_order <> u.n - 1`,
+        [principal.organizationId, ids]
+      )
+    })
+
+  /** The item as the API returns it, after a write in this transaction. */
+  const reread = (principal: Principal, id: string) =>
+    Effect.gen(function*() {
+      const row = yield* findItem(principal, id)
+      if (row === undefined) return yield* Effect.die(new Error(`timeline item ${id} vanished`))
+      const [item] = yield* withSchedules(principal, [row])
+      return item
+    })
+
+  const create = (principal: Principal, input: TimelineItemCreate) =>
+    sql.withTransaction(
+      Effect.gen(function*() {
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const locked = yield* lockDay(principal, input.eventDayId)
+        if (locked === undefined) return yield* Effect.fail(linkedRecordNotFound("eventDayId", "event day"))
+        const position = insertPosition(input.sortOrder, locked.count)
+        yield* fast.rows(
+          `UPDATE timeline_items SET sort_order = sort_order + 1
+           WHERE organization_id = $1 AND event_day_id = $2 AND sort_order >= $3`,
+          [principal.organizationId, input.eventDayId, position]
+        )
+        const id = randomUUID()
+        // vendor_ids is cast: a string array is bound as text[], which PostgreSQL does not assign to uuid[].
+        yield* fast.rows(
+          `INSERT INTO timeline_items (id, organization_id, event_day_id, title, description, category_id, sort_order,
+             track_id, requested_start_time, duration_minutes, buffer_before_minutes, buffer_after_minutes,
+             travel_time_minutes, locked, anchor_type, anchor_key, location, visible_to, vendor_ids, status,
+             created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::uuid[], $20, $21, $21)`,
+          [
+            id,
+            principal.organizationId,
+            input.eventDayId,
+            input.title,
+            input.description ?? null,
+            input.categoryId ?? null,
+            position,
+            input.trackId ?? null,
+            input.requestedStartTime ?? null,
+            input.durationMinutes,
+            input.bufferBeforeMinutes ?? 0,
+            input.bufferAfterMinutes ?? 0,
+            input.travelTimeMinutes ?? 0,
+            input.locked ?? false,
+            input.anchorType ?? "float",
+            input.anchorKey ?? null,
+            input.location ?? null,
+            input.visibleTo ?? ["master"],
+            input.vendorIds ?? [],
+            input.status ?? "pending",
+            at
+          ]
+        )
+        const item = yield* reread(principal, id)
+        yield* outbox.created(principal, "timeline_item", item)
+        return item
+      })
+    ).pipe(refuseViolations)
+
+  /** The item's row locked, with its day locked first (the order every write of a day takes). */
+  const lockItem = (principal: Principal, id: string) =>
+    Effect.gen(function*() {
+      const found = yield* findItem(principal, id)
+      if (found === undefined) return undefined
+      const day = yield* lockDay(principal, found.eventDayId)
+      const row = yield* findItem(principal, id, true)
+      return day === undefined || row === undefined ? undefined : { row, count: day.count }
+    })
+
+  const update = (principal: Principal, id: TimelineItemId, input: TimelineItemUpdate) =>
+    sql.withTransaction(
+      Effect.gen(function*() {
+        const locked = yield* lockItem(principal, id)
+        if (locked === undefined) return yield* Effect.fail(notFound("timeline item"))
+        const current = locked.row
+        if (current.locked && !lockedAllows(input)) {
+          return yield* Effect.fail(recordImmutable("The item is locked; unlock it first with {\"locked\": false}"))
+        }
+        const anchor = mergeAnchor(current, input)
+        const checked = checkAnchor(anchor)
+        if (Result.isFailure(checked)) return yield* Effect.fail(invalidPayload([checked.failure.field], checked.failure.message))
+        const { sortOrder, anchorType: _t, anchorKey: _k, requestedStartTime: _r, ...rest } = input
+        const fields = {
+          ...definedOnly(rest),
+          ...(anchor.anchorType === current.anchorType ? {} : { anchorType: anchor.anchorType }),
+          ...(anchor.anchorKey === current.anchorKey ? {} : { anchorKey: anchor.anchorKey }),
+          ...(anchor.requestedStartTime === current.requestedStartTime ? {} : { requestedStartTime: anchor.requestedStartTime })
+        }
+        const target = sortOrder === undefined ? current.sortOrder : movePosition(sortOrder, locked.count)
+        const moves = target !== current.sortOrder
+        if (Object.keys(fields).length === 0 && !moves) return yield* withSchedules(principal, [current]).pipe(Effect.map(([item]) => item))
+        const [before] = yield* withSchedules(principal, [current])
+        if (moves) yield* move(principal, current.eventDayId, id, target)
+        // vendor_ids is set apart, with a cast: a string array is bound as text[] (see create).
+        const { vendorIds, ...columns } = fields
+        yield* sql`UPDATE timeline_items SET ${sql.update({ ...columns, updatedAt: new Date(yield* Clock.currentTimeMillis) })}${
+          vendorIds === undefined ? sql.literal("") : sql`, vendor_ids = ${vendorIds}::uuid[]`
+        } WHERE organization_id = ${principal.organizationId} AND id = ${id}`
+        const after = yield* reread(principal, id)
+        yield* outbox.updated(principal, "timeline_item", before, after)
+        return after
+      })
+    ).pipe(refuseViolations)
+
+  const remove = (principal: Principal, id: TimelineItemId) =>
+    sql.withTransaction(
+      Effect.gen(function*() {
+        const locked = yield* lockItem(principal, id)
+        if (locked === undefined) return yield* Effect.fail(notFound("timeline item"))
+        const current = locked.row
+        if (current.locked) return yield* Effect.fail(recordImmutable("The item is locked; unlock it before deleting it"))
+        const [before] = yield* withSchedules(principal, [current])
+        yield* fast.rows(`DELETE FROM timeline_items WHERE organization_id = $1 AND id = $2`, [principal.organizationId, id])
+        yield* fast.rows(
+          `UPDATE timeline_items SET sort_order = sort_order - 1
+           WHERE organization_id = $1 AND event_day_id = $2 AND sort_order > $3`,
+          [principal.organizationId, current.eventDayId, current.sortOrder]
+        )
+        yield* outbox.deleted(principal, "timeline_item", before)
+      })
+    ).pipe(refuseViolations)
+
+  return { list, get, create, update, remove } as const
+})
+
 /**
  * Timeline items, always scoped by the caller's organization. Their times are never stored: every
  * answer runs the domain's cascade over the item's whole day. Every write locks the day's row first, so
  * that writes to one day (reorders included) happen one after the other and sort_order stays dense.
  */
-export class TimelineItemsRepo extends Effect.Service<TimelineItemsRepo>()("@bizops/server/TimelineItemsRepo", {
-  effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const fast = yield* FastSql
-    const outbox = yield* Outbox
-
-    /** The schedules of the given days, by item id: each day's cascade over all its items. */
-    const schedulesOf = (principal: Principal, dayIds: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
-        const schedules = new Map<string, ItemSchedule>()
-        if (dayIds.length === 0) return schedules
-        const [days, items] = yield* Effect.all([
-          fast.rows<EventDayRow>(`SELECT * FROM event_days WHERE organization_id = $1 AND id = ANY ($2::uuid[])`, [principal.organizationId, dayIds]),
-          fast.rows<ItemRow>(
-            `SELECT * FROM timeline_items WHERE organization_id = $1 AND event_day_id = ANY ($2::uuid[]) ORDER BY ${DAY_ORDER}`,
-            [principal.organizationId, dayIds]
-          )
-        ])
-        for (const day of days) {
-          const dayItems = items.filter((item) => item.eventDayId === day.id)
-          for (const [id, schedule] of cascade(cascadeDay(day), dayItems)) schedules.set(id, schedule)
-        }
-        return schedules
-      })
-
-    /** Items with their computed times (each day computed whole). */
-    const withSchedules = (principal: Principal, rows: ReadonlyArray<ItemRow>) =>
-      Effect.map(
-        schedulesOf(principal, [...new Set(rows.map((row) => row.eventDayId))]),
-        (schedules) => rows.map((row) => toItem(row, schedules.get(row.id)))
-      )
-
-    const list = (
-      principal: Principal,
-      filters: {
-        readonly eventDayId?: string | undefined
-        readonly status?: TimelineItemStatus | undefined
-        readonly updatedSince?: Date | undefined
-      },
-      page: PageRequest
-    ) =>
-      Effect.gen(function*() {
-        const { pagination, rows } = yield* listPage<ItemRow>(fast, "timeline_item_rows", conditions(
-          ["organization_id = ?", principal.organizationId],
-          ["event_day_id = ?", filters.eventDayId],
-          ["status = ?", filters.status],
-          ["updated_at >= ?", filters.updatedSince]
-        ), page, "day_date, event_day_id, sort_order, created_at, id")
-        return { data: yield* withSchedules(principal, rows), pagination }
-      }).pipe(Effect.orDie)
-
-    const findItem = (principal: Principal, id: string, forUpdate = false) =>
-      Effect.map(
-        fast.rows<ItemRow>(
-          `SELECT * FROM timeline_items WHERE organization_id = $1 AND id = $2${forUpdate ? " FOR UPDATE" : ""}`,
-          [principal.organizationId, id]
-        ),
-        (rows) => rows[0]
-      )
-
-    const get = (principal: Principal, id: TimelineItemId) =>
-      Effect.gen(function*() {
-        const row = yield* Effect.orDie(findItem(principal, id))
-        if (row === undefined) return yield* Effect.fail(notFound("timeline item"))
-        const [item] = yield* Effect.orDie(withSchedules(principal, [row]))
-        return item
-      })
-
-    /** Locks a day for a write and gives its row and item count; undefined when the organization has no such day. */
-    const lockDay = (principal: Principal, dayId: string) =>
-      Effect.gen(function*() {
-        const [day] = yield* fast.rows<EventDayRow>(
-          `SELECT * FROM event_days WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
-          [principal.organizationId, dayId]
-        )
-        if (day === undefined) return undefined
-        const [count] = yield* fast.rows<{ readonly n: number }>(
-          `SELECT count(*)::int AS n FROM timeline_items WHERE organization_id = $1 AND event_day_id = $2`,
-          [principal.organizationId, dayId]
-        )
-        return { day, count: count.n }
-      })
-
-    /** Renumbers a day densely with `id` at `position` (the others keep their order; Order.ts's rule). */
-    const move = (principal: Principal, dayId: string, id: string, position: number) =>
-      Effect.gen(function*() {
-        const ordered = yield* fast.rows<{ readonly id: string }>(
-          `SELECT id FROM timeline_items WHERE organization_id = $1 AND event_day_id = $2 ORDER BY ${DAY_ORDER}`,
-          [principal.organizationId, dayId]
-        )
-        const ids = moveTo(ordered.map((row) => row.id), id, position)
-        yield* fast.rows(
-          `UPDATE timeline_items t SET sort_order = u.n - 1
-           FROM unnest($2::uuid[]) WITH ORDINALITY AS u (id, n)
-           WHERE t.organization_id = $1 AND t.id = u.id AND t.sort_order <> u.n - 1`,
-          [principal.organizationId, ids]
-        )
-      })
-
-    /** The item as the API returns it, after a write in this transaction. */
-    const reread = (principal: Principal, id: string) =>
-      Effect.gen(function*() {
-        const row = yield* findItem(principal, id)
-        if (row === undefined) return yield* Effect.dieMessage(`timeline item ${id} vanished`)
-        const [item] = yield* withSchedules(principal, [row])
-        return item
-      })
-
-    const create = (principal: Principal, input: TimelineItemCreate) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          const at = new Date(yield* Clock.currentTimeMillis)
-          const locked = yield* lockDay(principal, input.eventDayId)
-          if (locked === undefined) return yield* Effect.fail(linkedRecordNotFound("eventDayId", "event day"))
-          const position = insertPosition(input.sortOrder, locked.count)
-          yield* fast.rows(
-            `UPDATE timeline_items SET sort_order = sort_order + 1
-             WHERE organization_id = $1 AND event_day_id = $2 AND sort_order >= $3`,
-            [principal.organizationId, input.eventDayId, position]
-          )
-          const id = randomUUID()
-          yield* fast.rows(
-            `INSERT INTO timeline_items (id, organization_id, event_day_id, title, description, category_id, sort_order,
-               track_id, requested_start_time, duration_minutes, buffer_before_minutes, buffer_after_minutes,
-               travel_time_minutes, locked, anchor_type, anchor_key, location, visible_to, vendor_ids, status,
-               created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
-            [
-              id,
-              principal.organizationId,
-              input.eventDayId,
-              input.title,
-              input.description ?? null,
-              input.categoryId ?? null,
-              position,
-              input.trackId ?? null,
-              input.requestedStartTime ?? null,
-              input.durationMinutes,
-              input.bufferBeforeMinutes ?? 0,
-              input.bufferAfterMinutes ?? 0,
-              input.travelTimeMinutes ?? 0,
-              input.locked ?? false,
-              input.anchorType ?? "float",
-              input.anchorKey ?? null,
-              input.location ?? null,
-              input.visibleTo ?? ["master"],
-              input.vendorIds ?? [],
-              input.status ?? "pending",
-              at
-            ]
-          )
-          const item = yield* reread(principal, id)
-          yield* outbox.created(principal, "timeline_item", item)
-          return item
-        })
-      ).pipe(refuseViolations)
-
-    /** The item's row locked, with its day locked first (the order every write of a day takes). */
-    const lockItem = (principal: Principal, id: string) =>
-      Effect.gen(function*() {
-        const found = yield* findItem(principal, id)
-        if (found === undefined) return undefined
-        const day = yield* lockDay(principal, found.eventDayId)
-        const row = yield* findItem(principal, id, true)
-        return day === undefined || row === undefined ? undefined : { row, count: day.count }
-      })
-
-    const update = (principal: Principal, id: TimelineItemId, input: TimelineItemUpdate) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          const locked = yield* lockItem(principal, id)
-          if (locked === undefined) return yield* Effect.fail(notFound("timeline item"))
-          const current = locked.row
-          if (current.locked && !lockedAllows(input)) {
-            return yield* Effect.fail(recordImmutable("The item is locked; unlock it first with {\"locked\": false}"))
-          }
-          const anchor = mergeAnchor(current, input)
-          const checked = checkAnchor(anchor)
-          if (Either.isLeft(checked)) return yield* Effect.fail(invalidPayload([checked.left.field], checked.left.message))
-          const { sortOrder, anchorType: _t, anchorKey: _k, requestedStartTime: _r, ...rest } = input
-          const fields = {
-            ...definedOnly(rest),
-            ...(anchor.anchorType === current.anchorType ? {} : { anchorType: anchor.anchorType }),
-            ...(anchor.anchorKey === current.anchorKey ? {} : { anchorKey: anchor.anchorKey }),
-            ...(anchor.requestedStartTime === current.requestedStartTime ? {} : { requestedStartTime: anchor.requestedStartTime })
-          }
-          const target = sortOrder === undefined ? current.sortOrder : movePosition(sortOrder, locked.count)
-          const moves = target !== current.sortOrder
-          if (Object.keys(fields).length === 0 && !moves) return yield* withSchedules(principal, [current]).pipe(Effect.map(([item]) => item))
-          const [before] = yield* withSchedules(principal, [current])
-          if (moves) yield* move(principal, current.eventDayId, id, target)
-          yield* sql`UPDATE timeline_items SET ${sql.update({ ...fields, updatedAt: new Date(yield* Clock.currentTimeMillis) })}
-            WHERE organization_id = ${principal.organizationId} AND id = ${id}`
-          const after = yield* reread(principal, id)
-          yield* outbox.updated(principal, "timeline_item", before, after)
-          return after
-        })
-      ).pipe(refuseViolations)
-
-    const remove = (principal: Principal, id: TimelineItemId) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          const locked = yield* lockItem(principal, id)
-          if (locked === undefined) return yield* Effect.fail(notFound("timeline item"))
-          const current = locked.row
-          if (current.locked) return yield* Effect.fail(recordImmutable("The item is locked; unlock it before deleting it"))
-          const [before] = yield* withSchedules(principal, [current])
-          yield* fast.rows(`DELETE FROM timeline_items WHERE organization_id = $1 AND id = $2`, [principal.organizationId, id])
-          yield* fast.rows(
-            `UPDATE timeline_items SET sort_order = sort_order - 1
-             WHERE organization_id = $1 AND event_day_id = $2 AND sort_order > $3`,
-            [principal.organizationId, current.eventDayId, current.sortOrder]
-          )
-          yield* outbox.deleted(principal, "timeline_item", before)
-        })
-      ).pipe(refuseViolations)
-
-    return { list, get, create, update, remove } as const
-  })
-}) {}
+export class TimelineItemsRepo extends Context.Service<TimelineItemsRepo, Effect.Success<typeof makeTimelineItemsRepo>>()("@bizops/server/TimelineItemsRepo") {
+  static readonly layer = Layer.effect(TimelineItemsRepo, makeTimelineItemsRepo)
+}

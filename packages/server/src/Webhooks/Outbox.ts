@@ -1,8 +1,53 @@
 import type { Principal } from "@bizops/domain"
 import { encodeEvent, previousAttributes, type Refund } from "@bizops/webhooks"
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
+
+const makeOutbox = Effect.gen(function*() {
+  const fast = yield* FastSql
+
+  const record = (
+    principal: Principal,
+    type: string,
+    object: object,
+    extra?: { readonly previousAttributes?: object; readonly refund?: Refund }
+  ) =>
+    Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const id = randomUUID()
+      const body = encodeEvent({
+        id,
+        type,
+        createdAt: now,
+        organizationId: principal.organizationId,
+        object,
+        ...(extra?.previousAttributes === undefined ? {} : { previousAttributes: extra.previousAttributes }),
+        ...(extra?.refund === undefined ? {} : { refund: extra.refund })
+      })
+      yield* fast.rows(
+        `WITH w AS (
+           SELECT id FROM webhooks
+           WHERE organization_id = $2 AND enabled AND ($3 = ANY (events) OR '*' = ANY (events))
+         ), e AS (
+           INSERT INTO webhook_events (id, organization_id, type, body, created_at)
+           SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM w)
+           RETURNING id
+         )
+         INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, status, next_attempt_at, created_at, updated_at)
+         SELECT gen_random_uuid(), $2, w.id, e.id, 'pending', $5, $5, $5 FROM w CROSS JOIN e`,
+        [id, principal.organizationId, type, body, now]
+      )
+    })
+
+  /** `<resource>_created`, `_updated` (with previousAttributes) and `_deleted`, for a resource's repository. */
+  const created = (principal: Principal, resource: string, object: object) => record(principal, `${resource}_created`, object)
+  const updated = (principal: Principal, resource: string, before: object, after: object) =>
+    record(principal, `${resource}_updated`, after, { previousAttributes: previousAttributes(before, after) })
+  const deleted = (principal: Principal, resource: string, object: object) => record(principal, `${resource}_deleted`, object)
+
+  return { record, created, updated, deleted } as const
+})
 
 /**
  * Recording events: the outbox. `record` writes the event and one pending delivery per matching,
@@ -10,49 +55,6 @@ import { FastSql } from "../Sql/Fast.js"
  * sql.withTransaction that makes the change, so the change and its events commit together or not at
  * all). Nothing is written when no subscription wants the event.
  */
-export class Outbox extends Effect.Service<Outbox>()("@bizops/server/Outbox", {
-  effect: Effect.gen(function*() {
-    const fast = yield* FastSql
-
-    const record = (
-      principal: Principal,
-      type: string,
-      object: object,
-      extra?: { readonly previousAttributes?: object; readonly refund?: Refund }
-    ) =>
-      Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const id = randomUUID()
-        const body = encodeEvent({
-          id,
-          type,
-          createdAt: now,
-          organizationId: principal.organizationId,
-          object,
-          ...(extra?.previousAttributes === undefined ? {} : { previousAttributes: extra.previousAttributes }),
-          ...(extra?.refund === undefined ? {} : { refund: extra.refund })
-        })
-        yield* fast.rows(
-          `WITH w AS (
-             SELECT id FROM webhooks
-             WHERE organization_id = $2 AND enabled AND ($3 = ANY (events) OR '*' = ANY (events))
-           ), e AS (
-             INSERT INTO webhook_events (id, organization_id, type, body, created_at)
-             SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM w)
-             RETURNING id
-           )
-           INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, status, next_attempt_at, created_at, updated_at)
-           SELECT gen_random_uuid(), $2, w.id, e.id, 'pending', $5, $5, $5 FROM w CROSS JOIN e`,
-          [id, principal.organizationId, type, body, now]
-        )
-      })
-
-    /** `<resource>_created`, `_updated` (with previousAttributes) and `_deleted`, for a resource's repository. */
-    const created = (principal: Principal, resource: string, object: object) => record(principal, `${resource}_created`, object)
-    const updated = (principal: Principal, resource: string, before: object, after: object) =>
-      record(principal, `${resource}_updated`, after, { previousAttributes: previousAttributes(before, after) })
-    const deleted = (principal: Principal, resource: string, object: object) => record(principal, `${resource}_deleted`, object)
-
-    return { record, created, updated, deleted } as const
-  })
-}) {}
+export class Outbox extends Context.Service<Outbox, Effect.Success<typeof makeOutbox>>()("@bizops/server/Outbox") {
+  static readonly layer = Layer.effect(Outbox, makeOutbox)
+}

@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import {
   Conflict,
   DeliveryId,
@@ -17,7 +16,8 @@ import {
   type WebhookUpdate
 } from "@bizops/domain"
 import { checkTargetUrl, encodeEvent, isSubscribable } from "@bizops/webhooks"
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Result } from "effect"
+import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../Config.js"
 import { FastSql } from "../Sql/Fast.js"
@@ -37,7 +37,7 @@ interface WebhookRow {
 /** The secret never leaves this function: a response says only whether there is one. */
 const toWebhook = (row: WebhookRow) =>
   new Webhook({
-    id: WebhookId.make(row.id, true),
+    id: WebhookId.make(row.id, { disableChecks: true }),
     url: row.url,
     events: row.events,
     description: row.description,
@@ -45,7 +45,7 @@ const toWebhook = (row: WebhookRow) =>
     hasSecret: row.secret !== null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  }, true)
+  }, { disableChecks: true })
 
 interface DeliveryRow {
   readonly id: string
@@ -68,8 +68,8 @@ interface DeliveryRow {
 
 const toDelivery = (row: DeliveryRow) =>
   new WebhookDelivery({
-    id: DeliveryId.make(row.id, true),
-    webhookId: WebhookId.make(row.webhookId, true),
+    id: DeliveryId.make(row.id, { disableChecks: true }),
+    webhookId: WebhookId.make(row.webhookId, { disableChecks: true }),
     eventId: row.eventId,
     eventType: row.eventType,
     status: row.status,
@@ -78,7 +78,7 @@ const toDelivery = (row: DeliveryRow) =>
     event: JSON.parse(row.eventBody),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  }, true)
+  }, { disableChecks: true })
 
 const DELIVERY_SELECT = `
   SELECT d.id, d.webhook_id, d.event_id, e.type AS event_type, d.status, d.next_attempt_at, e.body AS event_body,
@@ -99,164 +99,166 @@ const invalid = (issues: ReadonlyArray<ValidationIssue>) =>
     details: { code: "invalid_payload", issues }
   })
 
-/** Webhook subscriptions and their deliveries, always scoped by the caller's organization. */
-export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("@bizops/server/WebhooksRepo", {
-  effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const fast = yield* FastSql
-    const config = yield* AppConfig
+const makeWebhooksRepo = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const fast = yield* FastSql
+  const config = yield* AppConfig
 
-    /** Event names must be in the catalog (or the one wildcard); URLs must pass the SSRF rules. */
-    const validate = (input: { readonly url?: string | undefined; readonly events?: ReadonlyArray<string> | undefined }) => {
-      const issues: Array<ValidationIssue> = []
-      if (input.url !== undefined) {
-        const checked = checkTargetUrl(input.url, { allowInsecure: config.webhooksAllowInsecure })
-        if (Either.isLeft(checked)) issues.push({ path: ["url"], message: checked.left })
-      }
-      if (input.events !== undefined) {
-        const wildcard = input.events.includes("*")
-        if (wildcard && input.events.length > 1) issues.push({ path: ["events"], message: "\"*\" stands alone: it means every event" })
-        input.events.forEach((name, i) => {
-          if (name !== "*" && !isSubscribable(name)) {
-            issues.push({ path: ["events", i], message: `is not an event name (see GET /api/v1/webhook-events): ${name}` })
-          }
-        })
-      }
-      return issues.length > 0 ? Effect.fail(invalid(issues)) : Effect.void
+  /** Event names must be in the catalog (or the one wildcard); URLs must pass the SSRF rules. */
+  const validate = (input: { readonly url?: string | undefined; readonly events?: ReadonlyArray<string> | undefined }) => {
+    const issues: Array<ValidationIssue> = []
+    if (input.url !== undefined) {
+      const checked = checkTargetUrl(input.url, { allowInsecure: config.webhooksAllowInsecure })
+      if (Result.isFailure(checked)) issues.push({ path: ["url"], message: checked.failure })
     }
+    if (input.events !== undefined) {
+      const wildcard = input.events.includes("*")
+      if (wildcard && input.events.length > 1) issues.push({ path: ["events"], message: "\"*\" stands alone: it means every event" })
+      input.events.forEach((name, i) => {
+        if (name !== "*" && !isSubscribable(name)) {
+          issues.push({ path: ["events", i], message: `is not an event name (see GET /api/v1/webhook-events): ${name}` })
+        }
+      })
+    }
+    return issues.length > 0 ? Effect.fail(invalid(issues)) : Effect.void
+  }
 
-    const list = (principal: Principal, filters: { readonly updatedSince?: Date | undefined }, page: PageRequest) =>
-      listPage<WebhookRow>(fast, "webhooks", conditions(
-        ["organization_id = ?", principal.organizationId],
-        ["updated_at >= ?", filters.updatedSince]
-      ), page).pipe(
-        Effect.map(({ rows, pagination }) => ({ data: rows.map(toWebhook), pagination })),
-        Effect.orDie
-      )
+  const list = (principal: Principal, filters: { readonly updatedSince?: Date | undefined }, page: PageRequest) =>
+    listPage<WebhookRow>(fast, "webhooks", conditions(
+      ["organization_id = ?", principal.organizationId],
+      ["updated_at >= ?", filters.updatedSince]
+    ), page).pipe(
+      Effect.map(({ rows, pagination }) => ({ data: rows.map(toWebhook), pagination })),
+      Effect.orDie
+    )
 
-    const findRow = (principal: Principal, id: string, forUpdate = false) =>
-      Effect.map(findOne<WebhookRow>(fast, "webhooks", principal.organizationId, id, forUpdate), Option.fromNullable)
+  const findRow = (principal: Principal, id: string, forUpdate = false) =>
+    Effect.map(findOne<WebhookRow>(fast, "webhooks", principal.organizationId, id, forUpdate), Option.fromNullishOr)
 
-    const get = (principal: Principal, id: WebhookId) =>
-      findRow(principal, id).pipe(
-        Effect.orDie,
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("webhook")), onSome: (row) => Effect.succeed(toWebhook(row)) }))
-      )
+  const get = (principal: Principal, id: WebhookId) =>
+    findRow(principal, id).pipe(
+      Effect.orDie,
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("webhook")), onSome: (row) => Effect.succeed(toWebhook(row)) }))
+    )
 
-    /**
-     * Creates a subscription within the organization's quota: the count and the insert run under a lock
-     * of the organization's subscriptions, so concurrent creates cannot pass it together.
-     */
-    const create = (principal: Principal, input: WebhookCreate) =>
-      sql.withTransaction(Effect.gen(function*() {
-        yield* validate(input)
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${principal.organizationId}`}, 0))`
-        const counted = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks
-          WHERE organization_id = ${principal.organizationId}`
-        const refusal = subscriptionQuotaRefusal(counted[0]?.n ?? 0)
-        if (refusal !== undefined) return yield* Effect.fail(new Conflict({ message: refusal, details: { code: "quota_exceeded" } }))
-        const rows = yield* sql<WebhookRow>`INSERT INTO webhooks ${
-          sql.insert({
-            id: randomUUID(),
-            organizationId: principal.organizationId,
-            url: input.url,
-            events: [...input.events],
-            description: input.description ?? null,
-            enabled: input.enabled ?? true,
-            secret: input.secret ?? null
-          })
-        } RETURNING *`
-        return toWebhook(rows[0])
-      })).pipe(Effect.catchTag("SqlError", Effect.die))
-
-    const update = (principal: Principal, id: WebhookId, input: WebhookUpdate) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          const current = yield* findRow(principal, id, true)
-          if (Option.isNone(current)) return yield* Effect.fail(notFound("webhook"))
-          yield* validate(input)
-          const { events, ...fields } = input
-          const values = {
-            ...definedOnly(fields),
-            ...(events === undefined ? {} : { events: [...events] }),
-            // Turning a subscription on again starts its failure clock anew.
-            ...(input.enabled === true ? { failingSince: null, disabledReason: null } : {})
-          }
-          if (Object.keys(values).length === 0) return toWebhook(current.value)
-          const rows = yield* sql<WebhookRow>`UPDATE webhooks SET ${sql.update({ ...values, updatedAt: new Date() })}
-            WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-          return toWebhook(rows[0])
+  /**
+   * Creates a subscription within the organization's quota: the count and the insert run under a lock
+   * of the organization's subscriptions, so concurrent creates cannot pass it together.
+   */
+  const create = (principal: Principal, input: WebhookCreate) =>
+    sql.withTransaction(Effect.gen(function*() {
+      yield* validate(input)
+      yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${principal.organizationId}`}, 0))`
+      const counted = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks
+        WHERE organization_id = ${principal.organizationId}`
+      const refusal = subscriptionQuotaRefusal(counted[0]?.n ?? 0)
+      if (refusal !== undefined) return yield* Effect.fail(new Conflict({ message: refusal, details: { code: "quota_exceeded" } }))
+      const rows = yield* sql<WebhookRow>`INSERT INTO webhooks ${
+        sql.insert({
+          id: randomUUID(),
+          organizationId: principal.organizationId,
+          url: input.url,
+          events: [...input.events],
+          description: input.description ?? null,
+          enabled: input.enabled ?? true,
+          secret: input.secret ?? null
         })
-      ).pipe(Effect.catchTag("SqlError", Effect.die))
+      } RETURNING *`
+      return toWebhook(rows[0])
+    })).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const remove = (principal: Principal, id: WebhookId) =>
+  const update = (principal: Principal, id: WebhookId, input: WebhookUpdate) =>
+    sql.withTransaction(
       Effect.gen(function*() {
-        const rows = yield* sql<{ readonly id: string }>`DELETE FROM webhooks
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
-        if (rows.length === 0) return yield* Effect.fail(notFound("webhook"))
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+        const current = yield* findRow(principal, id, true)
+        if (Option.isNone(current)) return yield* Effect.fail(notFound("webhook"))
+        yield* validate(input)
+        const { events, ...fields } = input
+        const values = {
+          ...definedOnly(fields),
+          ...(events === undefined ? {} : { events: [...events] }),
+          // Turning a subscription on again starts its failure clock anew.
+          ...(input.enabled === true ? { failingSince: null, disabledReason: null } : {})
+        }
+        if (Object.keys(values).length === 0) return toWebhook(current.value)
+        const rows = yield* sql<WebhookRow>`UPDATE webhooks SET ${sql.update({ ...values, updatedAt: new Date() })}
+          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
+        return toWebhook(rows[0])
+      })
+    ).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const delivery = (principal: Principal, webhookId: string, deliveryId: string) =>
-      Effect.map(
-        fast.rows<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.organization_id = $1 AND d.webhook_id = $2 AND d.id = $3`, [
-          principal.organizationId,
-          webhookId,
-          deliveryId
-        ]),
-        (rows) => Option.map(Option.fromNullable(rows[0]), toDelivery)
+  const remove = (principal: Principal, id: WebhookId) =>
+    Effect.gen(function*() {
+      const rows = yield* sql<{ readonly id: string }>`DELETE FROM webhooks
+        WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
+      if (rows.length === 0) return yield* Effect.fail(notFound("webhook"))
+    }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+  const delivery = (principal: Principal, webhookId: string, deliveryId: string) =>
+    Effect.map(
+      fast.rows<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.organization_id = $1 AND d.webhook_id = $2 AND d.id = $3`, [
+        principal.organizationId,
+        webhookId,
+        deliveryId
+      ]),
+      (rows) => Option.map(Option.fromNullishOr(rows[0]), toDelivery)
+    )
+
+  const deliveries = (principal: Principal, webhookId: WebhookId, page: PageRequest) =>
+    Effect.gen(function*() {
+      yield* get(principal, webhookId)
+      const rows = yield* fast.rows<DeliveryRow & { readonly totalCount: number }>(
+        `SELECT x.*, count(*) OVER () AS total_count FROM (${DELIVERY_SELECT}
+           WHERE d.organization_id = $1 AND d.webhook_id = $2) x
+         ORDER BY x.created_at DESC, x.id DESC LIMIT $3 OFFSET $4`,
+        [principal.organizationId, webhookId, page.pageSize, offsetOf(page)]
       )
+      const total = rows[0]?.totalCount ?? (yield* fast.rows<{ readonly n: number }>(
+        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 AND webhook_id = $2",
+        [principal.organizationId, webhookId]
+      ))[0]?.n ?? 0
+      return { data: rows.map(toDelivery), pagination: paginationMeta(page, total) }
+    }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const deliveries = (principal: Principal, webhookId: WebhookId, page: PageRequest) =>
-      Effect.gen(function*() {
-        yield* get(principal, webhookId)
-        const rows = yield* fast.rows<DeliveryRow & { readonly totalCount: number }>(
-          `SELECT x.*, count(*) OVER () AS total_count FROM (${DELIVERY_SELECT}
-             WHERE d.organization_id = $1 AND d.webhook_id = $2) x
-           ORDER BY x.created_at DESC, x.id DESC LIMIT $3 OFFSET $4`,
-          [principal.organizationId, webhookId, page.pageSize, offsetOf(page)]
-        )
-        const total = rows[0]?.totalCount ?? (yield* fast.rows<{ readonly n: number }>(
-          "SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 AND webhook_id = $2",
-          [principal.organizationId, webhookId]
-        ))[0]?.n ?? 0
-        return { data: rows.map(toDelivery), pagination: paginationMeta(page, total) }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+  const redeliver = (principal: Principal, webhookId: WebhookId, deliveryId: DeliveryId) =>
+    Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const rows = yield* fast.rows<{ readonly id: string }>(
+        `UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, next_attempt_at = $4, updated_at = $4
+         WHERE organization_id = $1 AND webhook_id = $2 AND id = $3 RETURNING id`,
+        [principal.organizationId, webhookId, deliveryId, now]
+      )
+      if (rows.length === 0) return yield* Effect.fail(notFound("delivery"))
+      return yield* Effect.flatMap(delivery(principal, webhookId, deliveryId), Option.match({
+        onNone: () => Effect.fail(notFound("delivery")),
+        onSome: Effect.succeed
+      }))
+    }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const redeliver = (principal: Principal, webhookId: WebhookId, deliveryId: DeliveryId) =>
-      Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const rows = yield* fast.rows<{ readonly id: string }>(
-          `UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, next_attempt_at = $4, updated_at = $4
-           WHERE organization_id = $1 AND webhook_id = $2 AND id = $3 RETURNING id`,
-          [principal.organizationId, webhookId, deliveryId, now]
-        )
-        if (rows.length === 0) return yield* Effect.fail(notFound("delivery"))
-        return yield* Effect.flatMap(delivery(principal, webhookId, deliveryId), Option.match({
-          onNone: () => Effect.fail(notFound("delivery")),
-          onSome: Effect.succeed
-        }))
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+  /** Queues a `ping` event for this subscription alone, whatever events it names. */
+  const test = (principal: Principal, webhookId: WebhookId) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const webhook = yield* get(principal, webhookId)
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const eventId = randomUUID()
+      const deliveryId = randomUUID()
+      const body = encodeEvent({ id: eventId, type: "ping", createdAt: now, organizationId: principal.organizationId, object: webhook })
+      yield* fast.rows(
+        `WITH e AS (INSERT INTO webhook_events (id, organization_id, type, body, created_at) VALUES ($1, $2, 'ping', $3, $4) RETURNING id)
+         INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, status, next_attempt_at, created_at, updated_at)
+         SELECT $5, $2, $6, e.id, 'pending', $4, $4, $4 FROM e`,
+        [eventId, principal.organizationId, body, now, deliveryId, webhookId]
+      )
+      return yield* Effect.flatMap(delivery(principal, webhookId, deliveryId), Option.match({
+        onNone: () => Effect.fail(notFound("delivery")),
+        onSome: Effect.succeed
+      }))
+    })).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    /** Queues a `ping` event for this subscription alone, whatever events it names. */
-    const test = (principal: Principal, webhookId: WebhookId) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const webhook = yield* get(principal, webhookId)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const eventId = randomUUID()
-        const deliveryId = randomUUID()
-        const body = encodeEvent({ id: eventId, type: "ping", createdAt: now, organizationId: principal.organizationId, object: webhook })
-        yield* fast.rows(
-          `WITH e AS (INSERT INTO webhook_events (id, organization_id, type, body, created_at) VALUES ($1, $2, 'ping', $3, $4) RETURNING id)
-           INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, status, next_attempt_at, created_at, updated_at)
-           SELECT $5, $2, $6, e.id, 'pending', $4, $4, $4 FROM e`,
-          [eventId, principal.organizationId, body, now, deliveryId, webhookId]
-        )
-        return yield* Effect.flatMap(delivery(principal, webhookId, deliveryId), Option.match({
-          onNone: () => Effect.fail(notFound("delivery")),
-          onSome: Effect.succeed
-        }))
-      })).pipe(Effect.catchTag("SqlError", Effect.die))
+  return { list, get, create, update, remove, deliveries, redeliver, test } as const
+})
 
-    return { list, get, create, update, remove, deliveries, redeliver, test } as const
-  })
-}) {}
+/** Webhook subscriptions and their deliveries, always scoped by the caller's organization. */
+export class WebhooksRepo extends Context.Service<WebhooksRepo, Effect.Success<typeof makeWebhooksRepo>>()("@bizops/server/WebhooksRepo") {
+  static readonly layer = Layer.effect(WebhooksRepo, makeWebhooksRepo)
+}
