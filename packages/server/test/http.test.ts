@@ -1,8 +1,9 @@
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Api } from "@bizops/domain"
 import { expectError, get, NIL, post, request, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
 
 layer(TestServerLive)("http", (it) => {
   it.effect("unknown routes are 404 with the envelope, inside and outside /api/v1", () =>
@@ -76,12 +77,12 @@ layer(TestServerLive)("http", (it) => {
       })
       const created = yield* client.clients.create({ payload: { name: "Typed Co", status: "qualified" } })
       expect(created.status).toBe("qualified")
-      const fetched = yield* client.clients.get({ path: { id: created.id } })
+      const fetched = yield* client.clients.get({ params: { id: created.id } })
       expect(fetched.name).toBe("Typed Co")
       expect(fetched.createdAt).toBeInstanceOf(Date)
-      const leads = yield* client.clients.list({ urlParams: { status: "qualified" } })
+      const leads = yield* client.clients.list({ query: { status: "qualified" } })
       expect(leads.data.map((c) => c.id)).toEqual([created.id])
-      const missing = yield* Effect.flip(client.clients.get({ path: { id: created.id.replace(/^.{8}/, "00000000") as typeof created.id } }))
+      const missing = yield* Effect.flip(client.clients.get({ params: { id: created.id.replace(/^.{8}/, "00000000") as typeof created.id } }))
       expect(missing._tag).toBe("NotFound")
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 

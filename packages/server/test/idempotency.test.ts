@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { BusinessId, OrganizationId, type Principal } from "@bizops/domain"
 import { IdempotencyStore } from "@bizops/server"
 import { expectError, get, makeTestServer, patch, post, request, ShiftedClock, TestServer } from "@bizops/testkit"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 
 const clock = new ShiftedClock()
 
@@ -101,18 +101,25 @@ layer(makeTestServer({ clock }))("idempotency keys", (it) => {
       const org = yield* server.organization()
       // Storing the answer fails (as a crash between the insert and the commit would): the client's
       // insert has run inside the same transaction and must not survive.
+      // One statement per query: the client prepares every statement (no simple-query scripts).
       yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql.unsafe(`
-          CREATE FUNCTION fail_idempotency_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN RAISE EXCEPTION 'injected failure'; END $$;
-          CREATE TRIGGER fail_idempotency_insert BEFORE INSERT ON idempotency_keys
-            FOR EACH ROW EXECUTE FUNCTION fail_idempotency_insert();`)))
+        Effect.andThen(
+          sql.unsafe(`
+            CREATE FUNCTION fail_idempotency_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'injected failure'; END $$`),
+          sql.unsafe(`
+            CREATE TRIGGER fail_idempotency_insert BEFORE INSERT ON idempotency_keys
+              FOR EACH ROW EXECUTE FUNCTION fail_idempotency_insert()`)
+        )))
       const failed = yield* post("/api/v1/clients", { name: "Ghost" }, { key: org.apiKey, headers: withKey("k-6") })
       expectError(failed, 500, "internal_error")
       expect(failed.text).not.toContain("injected failure")
       expect(yield* countClients(org.organizationId)).toBe(0)
       yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql.unsafe(`DROP TRIGGER fail_idempotency_insert ON idempotency_keys; DROP FUNCTION fail_idempotency_insert();`)))
+        Effect.andThen(
+          sql.unsafe(`DROP TRIGGER fail_idempotency_insert ON idempotency_keys`),
+          sql.unsafe(`DROP FUNCTION fail_idempotency_insert()`)
+        )))
       const retried = yield* post("/api/v1/clients", { name: "Ghost" }, { key: org.apiKey, headers: withKey("k-6") })
       expect(retried.status).toBe(201)
       expect(retried.headers.get("idempotent-replayed")).toBeNull()
@@ -162,12 +169,12 @@ layer(makeTestServer({ clock }))("idempotency keys", (it) => {
 
       yield* clock.advance("25 hours")
       const purged = yield* server.withSql(Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired).pipe(
-        Effect.provide(IdempotencyStore.Default),
-        Effect.withClock(clock)
+        Effect.provide(IdempotencyStore.layer),
+        Effect.provideService(Clock.Clock, clock)
       ))
       expect(purged).toBeGreaterThanOrEqual(1)
       const left = yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= ${new Date(clock.unsafeCurrentTimeMillis())}`))
+        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= ${new Date(clock.currentTimeMillisUnsafe())}`))
       expect(left[0].n).toBe(0)
     }))
 
@@ -183,7 +190,7 @@ layer(makeTestServer({ clock }))("idempotency keys", (it) => {
         kind: "api_key"
       }
       const answer = (body: string) => ({ fingerprint: "f", status: 201, headers: {}, body })
-      const now = clock.unsafeCurrentTimeMillis()
+      const now = clock.currentTimeMillisUnsafe()
       const results = yield* server.withSql(Effect.flatMap(IdempotencyStore, (store) =>
         Effect.all([
           store.save(principal, "race", now, answer("winner")),
@@ -191,7 +198,7 @@ layer(makeTestServer({ clock }))("idempotency keys", (it) => {
           store.find(principal, "race", now + 2000),
           store.save(principal, "race", now + 25 * 3600 * 1000, answer("after expiry"))
         ])
-      ).pipe(Effect.provide(IdempotencyStore.Default)))
+      ).pipe(Effect.provide(IdempotencyStore.layer)))
       expect(results[0]).toBe(true)
       expect(results[1]).toBe(false)
       expect(results[2].pipe((o) => (o._tag === "Some" ? o.value.body : undefined))).toBe("winner")

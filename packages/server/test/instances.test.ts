@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
 

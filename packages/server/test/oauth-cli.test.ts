@@ -5,7 +5,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { runScript, TestServer, TestServerLive } from "@bizops/testkit"
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 

@@ -9,7 +9,8 @@ import {
   reservedFieldNames,
   signInPage
 } from "@bizops/server/OAuth/Pages"
-import * as fc from "effect/FastCheck"
+import { prop } from "@bizops/testkit/Prop"
+import * as fc from "fast-check"
 import { createHash } from "node:crypto"
 
 // --- A small, strict reader for the pages' HTML (no DOM, no dependencies) ---------------------------
@@ -214,7 +215,7 @@ describe("escapeHtml", () => {
     expect(escapeHtml("&amp;")).toBe("&amp;amp;")
   })
 
-  it.prop("leaves no markup character and decodes back to its input", [hostile], ([s]) => {
+  prop("leaves no markup character and decodes back to its input", [hostile], ([s]) => {
     const escaped = escapeHtml(s)
     expect(escaped).not.toMatch(/[<>"']/)
     expect(escaped.replace(/&(amp|lt|gt|quot|#39);/g, "")).not.toMatch(/&/)
@@ -223,7 +224,7 @@ describe("escapeHtml", () => {
 })
 
 describe("every input is escaped (property)", () => {
-  it.prop(
+  prop(
     "sign-in page",
     [hostile, hostile, hostileFields, hostile, hostileUrl, fc.option(hostile, { nil: undefined }), fc.option(hostile, { nil: undefined })],
     ([action, csrf, fields, name, logoUrl, email, error]) => {
@@ -243,7 +244,7 @@ describe("every input is escaped (property)", () => {
     { fastCheck: { numRuns: 300 } }
   )
 
-  it.prop(
+  prop(
     "consent page",
     [
       hostile, hostile, hostileFields,
@@ -272,7 +273,7 @@ describe("every input is escaped (property)", () => {
     { fastCheck: { numRuns: 300 } }
   )
 
-  it.prop("error page", [hostile, hostile], ([title, message]) => {
+  prop("error page", [hostile, hostile], ([title, message]) => {
     const html = errorPage({ title, message })
     const tags = commonChecks(html)
     expect(textOf(html, tags, "h1")).toBe(title)

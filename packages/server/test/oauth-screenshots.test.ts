@@ -346,7 +346,7 @@ const openContext = (browser: Browser) =>
   Effect.acquireRelease(Effect.promise(() => browser.createBrowserContext()), (context: BrowserContext) => Effect.promise(() => context.close()))
 
 layer(TestServerLive, REAL_CLOCK)("OAuth pages in headless Chromium", (it) => {
-  it.scoped("sign-in and consent pages on a desktop and a phone: screenshots, a real sign-in, Allow and Cancel", () =>
+  it.effect("sign-in and consent pages on a desktop and a phone: screenshots, a real sign-in, Allow and Cancel", () =>
     Effect.gen(function*() {
       const server = yield* TestServer
       const executablePath = chromiumPath()

@@ -44,7 +44,7 @@ const verifyAccessToken = (s: Setup, accessToken: string) =>
       audience: `${s.server.baseUrl}/api/v1`,
       typ: "at+jwt",
       algorithms: ["EdDSA"],
-      currentDate: new Date(clock.unsafeCurrentTimeMillis())
+      currentDate: new Date(clock.currentTimeMillisUnsafe())
     })
   })
 
@@ -153,7 +153,7 @@ layer(makeTestServer({ clock }))("OAuth 2.0 authorization server", (it) => {
       expect(typeof payload.jti).toBe("string")
       expect(typeof payload.grant_id).toBe("string")
       expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600)
-      expect(Math.abs((payload.iat ?? 0) - clock.unsafeCurrentTimeMillis() / 1000)).toBeLessThan(60)
+      expect(Math.abs((payload.iat ?? 0) - clock.currentTimeMillisUnsafe() / 1000)).toBeLessThan(60)
 
       // The API, acting on the organization of the token.
       const listed = yield* api(tokens.access_token)
@@ -549,7 +549,7 @@ layer(makeTestServer({ clock }))("OAuth 2.0 authorization server", (it) => {
       const denied = yield* browser.submit(formOf(consent), { decision: "deny" })
       const url = expectErrorRedirect(s, denied, "access_denied", a.state)
       const error = yield* Effect.flip(Effect.try(() => oauth.validateAuthResponse(s.as, s.client, url, a.state)))
-      expect(error.error).toMatchObject({ error: "access_denied" })
+      expect(error.cause).toMatchObject({ error: "access_denied" })
     }))
 
   it.effect("a user of two organizations chooses one; the token acts on the chosen one", () =>

@@ -172,9 +172,9 @@ export class Browser {
   /** Follows a 303 to this server (GET), as a browser does; a redirect elsewhere is left to the caller. */
   follow(page: Page): Effect.Effect<Page> {
     if (page.status !== 303 || page.location === null) {
-      return Effect.dieMessage(`expected a 303 redirect, got ${page.status}:\n${page.html}`)
+      return Effect.die(new Error(`expected a 303 redirect, got ${page.status}:\n${page.html}`))
     }
-    if (new URL(page.location).origin !== this.origin) return Effect.dieMessage(`the redirect leaves the server: ${page.location}`)
+    if (new URL(page.location).origin !== this.origin) return Effect.die(new Error(`the redirect leaves the server: ${page.location}`))
     return this.open(page.location)
   }
 }

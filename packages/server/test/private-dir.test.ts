@@ -52,7 +52,7 @@ const clientsStatus = (url: string, key: string) =>
   Effect.promise(() => fetch(`${url}/api/v1/clients`, { headers: { "x-api-key": key } }).then((res) => res.status))
 
 describe("the quick start from any folder", () => {
-  it.scoped.skipIf(!isRoot)(
+  it.effect.skipIf(!isRoot)(
     "as root, npm start from a folder closed to other users (0700) starts the embedded PostgreSQL, serves, and keeps its data across starts (skipped unless root: only root runs PostgreSQL as another user)",
     () =>
       Effect.gen(function*() {

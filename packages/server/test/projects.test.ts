@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { ProjectCreate, ProjectUpdate } from "@bizops/domain"
+import { ProjectCreate, ProjectUpdate, strict } from "@bizops/domain"
 import { Arbitraries, del, expectError, expectInvalid, get, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect, Schema } from "effect"
 
@@ -506,17 +506,17 @@ layer(TestServerLive)("projects", (it) => {
           createdAt: expect.stringMatching(TIMESTAMP),
           updatedAt: expect.stringMatching(TIMESTAMP)
         })
-      }).pipe(Effect.catchAllDefect(Effect.die)),
-    { fastCheck: { numRuns: 25 } }
+      }).pipe(Effect.catchDefect(Effect.die)),
+    { arbitrary: { runs: 25 } }
   )
 })
 
 describe("decoding", () => {
   it("ProjectCreate and ProjectUpdate reject unknown fields and dates out of order", () => {
     const clientId = "3f1c1e9a-5b2d-4c6e-8f00-1a2b3c4d5e6f"
-    expect(() => Schema.decodeUnknownSync(ProjectCreate)({ name: "A", clientId, extra: 1 })).toThrow()
-    expect(() => Schema.decodeUnknownSync(ProjectCreate)({ name: "A", clientId, startDate: "2026-02-02", endDate: "2026-02-01" })).toThrow()
-    expect(() => Schema.decodeUnknownSync(ProjectUpdate)({ businessId: clientId })).toThrow()
-    expect(() => Schema.decodeUnknownSync(ProjectUpdate)({ startDate: "2026-02-30" })).toThrow()
+    expect(() => Schema.decodeUnknownSync(ProjectCreate, strict)({ name: "A", clientId, extra: 1 })).toThrow()
+    expect(() => Schema.decodeUnknownSync(ProjectCreate, strict)({ name: "A", clientId, startDate: "2026-02-02", endDate: "2026-02-01" })).toThrow()
+    expect(() => Schema.decodeUnknownSync(ProjectUpdate, strict)({ businessId: clientId })).toThrow()
+    expect(() => Schema.decodeUnknownSync(ProjectUpdate, strict)({ startDate: "2026-02-30" })).toThrow()
   })
 })

@@ -8,7 +8,7 @@ layer(makeTestServer({ clock }))("rate limit per key", (it) => {
   it.effect("every authenticated response carries the rate-limit headers", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const before = Math.floor(clock.unsafeCurrentTimeMillis() / 1000)
+      const before = Math.floor(clock.currentTimeMillisUnsafe() / 1000)
       const first = yield* get("/api/v1/clients", { key: org.apiKey })
       expect(first.headers.get("x-ratelimit-limit")).toBe("1000")
       expect(first.headers.get("x-ratelimit-remaining")).toBe("999")

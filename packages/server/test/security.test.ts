@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { ALL_SCOPES, Api, declaredEndpoints, MAX_JSON_DEPTH } from "@bizops/domain"
 import { expectError, get, makeTestServer, rawRequest, type RawResponse, ShiftedClock, TestServer } from "@bizops/testkit"
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
-import * as fc from "effect/FastCheck"
+import * as fc from "fast-check"
 import { randomUUID } from "node:crypto"
 import { setup, tokensFor } from "./oauthFlow.js"
 

@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { MAX_SUBSCRIPTIONS_PER_ORGANIZATION } from "@bizops/domain"
 import { makeWorker, MAX_IN_FLIGHT_PER_ORGANIZATION, MAX_IN_FLIGHT_PER_SUBSCRIPTION } from "@bizops/webhooks"
-import { del, expectError, makeTestServer, post, receiver, receiverOn, ShiftedClock, TestServer } from "@bizops/testkit"
-import { Effect } from "effect"
-import * as fc from "effect/FastCheck"
+import { del, effectProp, expectError, makeTestServer, post, receiver, receiverOn, ShiftedClock, TestServer } from "@bizops/testkit"
+import { Array as Arr, Effect } from "effect"
+import * as fc from "fast-check"
 import { randomUUID } from "node:crypto"
 
 const subscribe = (key: string, url: string, extra: Record<string, unknown> = {}) =>
@@ -46,7 +46,7 @@ const pingFromAnotherOrganization = Effect.gen(function*() {
 
 // The server runs on real time (a ShiftedClock never shifted), not on the test clock that would stop its worker.
 layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecure: true } }))("webhook delivery is fair", (it) => {
-  it.scoped("one organization's flood does not hold back another's ping: it arrives within 10 s", () =>
+  it.effect("one organization's flood does not hold back another's ping: it arrives within 10 s", () =>
     Effect.gen(function*() {
       // A's receiver takes a second to answer; 60 clients make 1,200 deliveries.
       const slow = yield* flood(1000, 60, 1)
@@ -57,7 +57,7 @@ layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecur
 })
 
 layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecure: true } }))("webhook delivery is fair when receivers hang", (it) => {
-  it.scoped(`receivers that never answer hold at most ${MAX_IN_FLIGHT_PER_ORGANIZATION} of an instance's slots: another organization's ping arrives within 10 s`, () =>
+  it.effect(`receivers that never answer hold at most ${MAX_IN_FLIGHT_PER_ORGANIZATION} of an instance's slots: another organization's ping arrives within 10 s`, () =>
     Effect.gen(function*() {
       // A's receiver never answers (each attempt waits out the 15 s timeout); 10 clients make 200 deliveries,
       // more than the instance's 64 slots.
@@ -121,8 +121,15 @@ const organizationCase = fc.record({
 const NOW = new Date("2200-01-01T00:00:00Z")
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000)
 
+/** The generated organizations and their subscriptions are never empty (minLength 1); `sql.insert` wants the type to say so. */
+const nonEmpty = <A>(rows: Array<A>): Arr.NonEmptyArray<A> => {
+  if (!Arr.isArrayNonEmpty(rows)) throw new Error("no rows to insert")
+  return rows
+}
+
 layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecure: true } }))("the claim", (it) => {
-  it.effect.prop(
+  effectProp(
+    it,
     "takes at most the free slots, within each subscription's and organization's bounds, oldest first per subscription, round-robin across subscriptions, and to the organizations with the least in flight first",
     [fc.array(organizationCase, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 64 })],
     ([organizations, limit]) =>
@@ -137,10 +144,10 @@ layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecur
         }))
         const insert = Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
-          yield* sql`INSERT INTO organizations ${sql.insert(orgs.map((o) => ({ id: o.id, name: "Claim" })))}`
-          yield* sql`INSERT INTO webhook_events ${sql.insert(orgs.map((o) => ({ id: o.eventId, organizationId: o.id, type: "ping", body: "{}", createdAt: NOW })))}`
+          yield* sql`INSERT INTO organizations ${sql.insert(nonEmpty(orgs.map((o) => ({ id: o.id, name: "Claim" }))))}`
+          yield* sql`INSERT INTO webhook_events ${sql.insert(nonEmpty(orgs.map((o) => ({ id: o.eventId, organizationId: o.id, type: "ping", body: "{}", createdAt: NOW }))))}`
           const subscriptions = orgs.flatMap((o) => o.subscriptions.map((s) => ({ o, s })))
-          yield* sql`INSERT INTO webhooks ${sql.insert(subscriptions.map(({ o, s }) => ({ id: s.id, organizationId: o.id, url: "http://127.0.0.1:9/hook", events: ["*"] })))}`
+          yield* sql`INSERT INTO webhooks ${sql.insert(nonEmpty(subscriptions.map(({ o, s }) => ({ id: s.id, organizationId: o.id, url: "http://127.0.0.1:9/hook", events: ["*"] }))))}`
           const rows = subscriptions.flatMap(({ o, s }) => {
             const row = (nextAttemptAt: Date, leasedUntil: Date | null) => ({
               id: randomUUID(),
@@ -158,7 +165,7 @@ layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecur
               ...Array.from({ length: s.later }, (_, i) => row(at(10 + i), null))
             ]
           })
-          if (rows.length > 0) yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows)}`
+          if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows)}`
           // Each subscription's claimable deliveries, oldest first: what a claim must take from the front of.
           const claimable = yield* sql<{ readonly id: string; readonly webhookId: string }>`SELECT id, webhook_id FROM webhook_deliveries
             WHERE organization_id IN ${sql.in(orgs.map((o) => o.id))} AND status = 'pending' AND next_attempt_at <= ${NOW}
@@ -216,7 +223,7 @@ layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecur
     { fastCheck: { numRuns: 60 } }
   )
 
-  it.scoped("deleting a subscription cancels its pending deliveries", () =>
+  it.effect("deleting a subscription cancels its pending deliveries", () =>
     Effect.gen(function*() {
       const server = yield* TestServer
       const org = yield* server.organization()

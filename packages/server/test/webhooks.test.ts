@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { del, expectError, get, makeTestServer, NIL, patch, post, receiver, ShiftedClock, TestServer } from "@bizops/testkit"
 import { Effect } from "effect"
 import { Webhook } from "standardwebhooks"

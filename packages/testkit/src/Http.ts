@@ -74,7 +74,7 @@ export const rawRequest = (
   Effect.gen(function*() {
     const { baseUrl } = yield* TestServer
     const url = new URL(baseUrl)
-    return yield* Effect.async<RawResponse, Error>((resume) => {
+    return yield* Effect.callback<RawResponse, Error>((resume) => {
       const headers = options.body === undefined ? { ...options.headers } : { "content-length": String(Buffer.byteLength(options.body)), ...options.headers }
       const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
         const parts: Array<Buffer> = []

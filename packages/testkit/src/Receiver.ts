@@ -23,7 +23,7 @@ export interface Receiver {
  * `answerAfterMs`, it answers each request that long after it arrived (a slow receiver).
  */
 export const receiverOn = (port: number, options?: { readonly answerAfterMs?: number }) => Effect.acquireRelease(
-  Effect.async<{ readonly receiver: Receiver; readonly close: () => Promise<void> }>((resume) => {
+  Effect.callback<{ readonly receiver: Receiver; readonly close: () => Promise<void> }>((resume) => {
     const received: Array<Received> = []
     let statuses: Array<number> = []
     const server = createServer((req, res) => {

@@ -1,8 +1,8 @@
-import { HttpServer } from "@effect/platform"
 import { ALL_SCOPES } from "@bizops/domain"
 import { AccessRepo, OAuthRepo, SigningKeys, type AppConfigShape, databaseLayer, FastSql, migrate, serverLayer, withConfig } from "@bizops/server"
-import { SqlClient } from "@effect/sql"
-import { type Clock, Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { inject } from "vitest"
@@ -24,14 +24,14 @@ export interface TestServerShape {
   /** Revokes an API key. */
   readonly revokeKey: (id: string) => Effect.Effect<void>
   /** The operator's OAuth commands (users, apps, grants), as `npm run admin` runs them, on this server's database. */
-  readonly oauth: OAuthRepo
+  readonly oauth: OAuthRepo["Service"]
   /** The access-token signing keys of this server (rotate them in a test). */
-  readonly signingKeys: SigningKeys
+  readonly signingKeys: SigningKeys["Service"]
   /** Runs SQL (or anything needing the SQL client) on this file's database, as a fixture would. */
   readonly withSql: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | FastSql>) => Effect.Effect<A, E>
 }
 
-export class TestServer extends Context.Tag("@bizops/testkit/TestServer")<TestServer, TestServerShape>() {}
+export class TestServer extends Context.Service<TestServer, TestServerShape>()("@bizops/testkit/TestServer") {}
 
 const withClient = <A>(url: string, f: (client: pg.Client) => Promise<A>) =>
   Effect.promise(async () => {
@@ -67,7 +67,7 @@ export const makeTestServer = (options?: {
   /** Settings over the environment's (for example webhooksAllowInsecure, for a receiver on loopback). */
   readonly config?: Partial<AppConfigShape>
 }) =>
-  Layer.unwrapScoped(Effect.gen(function*() {
+  Layer.unwrap(Effect.gen(function*() {
     const database = yield* freshDatabase
     const sql = databaseLayer(Redacted.make(database.url), { maxConnections: 10 })
     const migrated = Layer.effectDiscard(migrate)
@@ -81,7 +81,7 @@ export const makeTestServer = (options?: {
         const sqlClient = yield* SqlClient.SqlClient
         const fastSql = yield* FastSql
         const address = server.address
-        const port = address._tag === "TcpAddress" ? address.port : 0
+        const port = address._tag === "UnixPathAddress" ? 0 : address.port
         return {
           baseUrl: `http://127.0.0.1:${port}`,
           databaseUrl: database.url,
@@ -100,13 +100,13 @@ export const makeTestServer = (options?: {
     )
     return info.pipe(
       Layer.provide(serverLayer({ port: 0, host: "127.0.0.1" })),
-      Layer.provide(Layer.mergeAll(AccessRepo.Default, OAuthRepo.Default, SigningKeys.Default)),
+      Layer.provide(Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer)),
       Layer.provide(migrated),
       // The issuer takes the port the server gets (Issuer.ts); the environment's BASE_URL is not read
       // (vitest sets BASE_URL=/ for Vite).
       Layer.provide(withConfig({ baseUrl: "http://127.0.0.1:0", ...options?.config })),
       Layer.provide(sql),
-      Layer.provide(options?.clock === undefined ? Layer.empty : Layer.setClock(options.clock))
+      Layer.provide(options?.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
     )
   }))
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { prop } from "../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import {
   DELIVERY_TIMEOUT,
   DISABLE_AFTER,

@@ -2,7 +2,7 @@ import { describe, expect } from "@effect/vitest"
 import { WebhookSecret } from "@bizops/domain"
 import { Schema } from "effect"
 import * as fc from "fast-check"
-import { prop } from "../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import { isValidSecret, secretFromBytes } from "./Signing.js"
 
 const acceptedByApi = Schema.is(WebhookSecret)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
 import * as fc from "fast-check"
-import { prop } from "../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import { Webhook } from "standardwebhooks"
 import {
   deliveryHeaders,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { prop } from "../../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import * as fc from "fast-check"
 import { Api } from "../Api.js"
 import { ALL_SCOPES, declaredEndpoints, scopeRefusal } from "./Auth.js"

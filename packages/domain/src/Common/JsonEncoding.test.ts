@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { withoutNegativeZero } from "@bizops/testkit/Json"
 import { Schema } from "effect"
 import { Client, ClientList } from "../Clients/Client.js"
 import { Contact, ContactList } from "../Contacts/Contact.js"
@@ -18,16 +19,6 @@ import { Project, ProjectList } from "../Projects/Project.js"
 const sameAsSchema = <S extends Schema.Codec<unknown, unknown>>(schema: S) => (value: S["Type"]) => {
   expect(JSON.parse(JSON.stringify(value))).toEqual(withoutNegativeZero(Schema.encodeSync(Schema.toCodecJson(schema))(value)))
 }
-
-/** JSON has no -0 (`JSON.stringify(-0)` is "0"); the generator draws -0, the codec keeps it. */
-const withoutNegativeZero = (u: unknown): unknown =>
-  Object.is(u, -0)
-    ? 0
-    : Array.isArray(u)
-    ? u.map(withoutNegativeZero)
-    : u !== null && typeof u === "object"
-    ? Object.fromEntries(Object.entries(u).map(([k, v]) => [k, withoutNegativeZero(v)]))
-    : u
 
 describe("JSON text is the encoded form", () => {
   it.prop("Client", [Client], ([value]) => sameAsSchema(Client)(value))

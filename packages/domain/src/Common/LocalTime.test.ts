@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { prop } from "../../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import * as fc from "fast-check"
 import { DateTime, IANAZone, Settings } from "luxon"
 import { CLOCK_TIME, clockMinutes, dayClock, formatClock, isTimeZone } from "./LocalTime.js"

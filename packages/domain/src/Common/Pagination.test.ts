@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { prop } from "../../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import { Schema } from "effect"
 import * as fc from "fast-check"
 import { MAX_PAGE_SIZE, offsetOf, paginationMeta, ListParams } from "./Pagination.js"

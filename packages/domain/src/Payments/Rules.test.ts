@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { prop } from "../../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { type InvoiceStatusValue, InvoiceStatuses } from "../Invoices/Settlement.js"

@@ -1,5 +1,5 @@
 import { describe, expect } from "@effect/vitest"
-import { prop } from "../../test/prop.js"
+import { prop } from "@bizops/testkit/Prop"
 import * as fc from "fast-check"
 import { insertPosition, movePosition, moveTo } from "./Order.js"
 
