@@ -48,7 +48,7 @@ const clientOptions = (url: Redacted.Redacted) => ({
 })
 
 /**
- * The SQL client on a connection URL, with its own pool: @effect/sql's (names camelCase in
+ * The SQL client on a connection URL, with its own pool: @effect/sql-pg's (names camelCase in
  * TypeScript, snake_case in SQL, inside jsonb values too), and its fast path for hot reads
  * (Sql/Fast.ts).
  */

@@ -10,8 +10,8 @@ import { Statement } from "effect/sql"
  *
  * Why it exists: on Effect 3, @effect/sql's per-statement machinery cost about 220 µs of CPU per
  * statement here (npm run bench), a third of a whole request, and this path went straight to the pg
- * pool. On Effect 4 it shares the client's machinery; the interface stays so that the repositories
- * need not change, and whether a separate path still pays is for the bench to say.
+ * pool. On Effect 4 it shares the client's machinery and costs the same per statement (measured,
+ * docs/decisions.md); the interface stays for SQL text with $n parameters and top-level camelCase.
  */
 export interface FastQuery {
   readonly rows: <Row extends object>(
