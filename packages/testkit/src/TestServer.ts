@@ -106,7 +106,10 @@ export const makeTestServer = (options?: {
       // (vitest sets BASE_URL=/ for Vite).
       Layer.provide(withConfig({ baseUrl: "http://127.0.0.1:0", ...options?.config })),
       Layer.provide(sql),
-      Layer.provide(options?.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock))
+      // @effect/vitest's `layer` builds this over its TestClock, which stands at 1970 and never moves by
+      // itself; every timestamp the server writes comes from its Clock, so it reads the real clock unless a
+      // test gives one (a ShiftedClock that the test moves forward).
+      Layer.provide(Layer.succeed(Clock.Clock, options?.clock ?? Clock.Clock.defaultValue()))
     )
   }))
 

@@ -8,18 +8,11 @@ import {
   DEFAULT_TAX_SETTINGS,
   mergeTaxSettings,
   InvalidRequest,
-  notFound,
   type PageRequest,
-  type Principal,
   type TaxSettings
 } from "@bizops/domain"
-import { Context, Effect, Layer, Option, Result } from "effect"
-import { SqlClient } from "effect/sql"
-import { randomUUID } from "node:crypto"
-import { refuseViolations } from "../Sql/Constraints.js"
-import { FastSql } from "../Sql/Fast.js"
-import { Outbox } from "../Webhooks/Outbox.js"
-import { conditions, definedOnly, findRow as findOne, getOf, listOf } from "../Sql/Lists.js"
+import { Context, Effect, Layer, Result } from "effect"
+import { makeResource } from "../Sql/Resource.js"
 
 interface ClientRow {
   readonly id: string
@@ -81,83 +74,35 @@ const taxSettingsOrFail = (current: TaxSettings, input: ClientCreate["taxSetting
   })
 
 const makeClientsRepo = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const fast = yield* FastSql
-  const outbox = yield* Outbox
+  const clients = yield* makeResource({ table: "clients", resource: "client", what: "client", toResource: toClient })
 
-  const list = (
-    principal: Principal,
-    filters: { readonly status?: ClientStatus | undefined; readonly updatedSince?: Date | undefined },
-    page: PageRequest
-  ) =>
-    listOf(fast, "clients", conditions(
-      ["organization_id = ?", principal.organizationId],
-      ["status = ?", filters.status],
-      ["updated_at >= ?", filters.updatedSince]
-    ), page, toClient)
+  const list = (filters: { readonly status?: ClientStatus | undefined; readonly updatedSince?: Date | undefined }, page: PageRequest) =>
+    clients.list([["status = ?", filters.status], ["updated_at >= ?", filters.updatedSince]], page)
 
-  const findRow = (principal: Principal, id: string, forUpdate = false) =>
-    Effect.map(findOne<ClientRow>(fast, "clients", principal.organizationId, id, forUpdate), Option.fromNullishOr)
+  const create = (input: ClientCreate) =>
+    clients.create((_, principal) =>
+      Effect.map(taxSettingsOrFail(DEFAULT_TAX_SETTINGS, input.taxSettings), (taxSettings) => ({
+        businessId: input.businessId ?? principal.businessId,
+        name: input.name,
+        status: input.status ?? "active",
+        notes: input.notes ?? null,
+        ...taxColumns(taxSettings),
+        invoiceRemindersEnabled: input.invoiceRemindersEnabled ?? true,
+        attachInvoicePdf: input.attachInvoicePdf ?? true,
+        attachReceiptPdf: input.attachReceiptPdf ?? true
+      }))
+    )
 
-  const get = (principal: Principal, id: ClientId) =>
-    getOf(fast, "clients", principal.organizationId, id, "client", toClient)
+  const update = (id: ClientId, input: ClientUpdate) =>
+    clients.update(id, (current) => {
+      const { taxSettings: taxInput, ...fields } = input
+      return Effect.map(taxSettingsOrFail(taxSettingsOf(current), taxInput), (taxSettings) => ({
+        ...fields,
+        ...(taxInput === undefined ? {} : taxColumns(taxSettings))
+      }))
+    })
 
-  const create = (principal: Principal, input: ClientCreate) =>
-    sql.withTransaction(Effect.gen(function*() {
-      const taxSettings = yield* taxSettingsOrFail(DEFAULT_TAX_SETTINGS, input.taxSettings)
-      const rows = yield* fast.rows<ClientRow>(
-        `INSERT INTO clients (id, organization_id, business_id, name, status, notes, tax_default_taxable,
-           tax_override_rate, tax_rate, invoice_reminders_enabled, attach_invoice_pdf, attach_receipt_pdf)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
-        [
-          randomUUID(),
-          principal.organizationId,
-          input.businessId ?? principal.businessId,
-          input.name,
-          input.status ?? "active",
-          input.notes ?? null,
-          taxSettings.defaultTaxable,
-          taxSettings.overrideTaxRate,
-          taxSettings.taxRate,
-          input.invoiceRemindersEnabled ?? true,
-          input.attachInvoicePdf ?? true,
-          input.attachReceiptPdf ?? true
-        ]
-      )
-      const created = toClient(rows[0])
-      yield* outbox.created(principal, "client", created)
-      return created
-    })).pipe(refuseViolations)
-
-  const update = (principal: Principal, id: ClientId, input: ClientUpdate) =>
-    sql.withTransaction(
-      Effect.gen(function*() {
-        const current = yield* findRow(principal, id, true)
-        if (Option.isNone(current)) return yield* Effect.fail(notFound("client"))
-        const { taxSettings: taxInput, ...fields } = input
-        const taxSettings = yield* taxSettingsOrFail(taxSettingsOf(current.value), taxInput)
-        const values = {
-          ...definedOnly(fields),
-          ...(taxInput === undefined ? {} : taxColumns(taxSettings))
-        }
-        if (Object.keys(values).length === 0) return toClient(current.value)
-        const rows = yield* sql<ClientRow>`UPDATE clients SET ${sql.update({ ...values, updatedAt: new Date() })}
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-        const updated = toClient(rows[0])
-        yield* outbox.updated(principal, "client", toClient(current.value), updated)
-        return updated
-      })
-    ).pipe(refuseViolations)
-
-  const remove = (principal: Principal, id: ClientId) =>
-    sql.withTransaction(Effect.gen(function*() {
-      const rows = yield* sql<ClientRow>`DELETE FROM clients
-        WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-      if (rows.length === 0) return yield* Effect.fail(notFound("client"))
-      yield* outbox.deleted(principal, "client", toClient(rows[0]))
-    })).pipe(refuseViolations)
-
-  return { list, get, create, update, remove } as const
+  return { list, get: clients.get, create, update, remove: clients.remove } as const
 })
 
 /** Clients, always scoped by the caller's organization. */

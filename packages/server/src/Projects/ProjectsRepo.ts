@@ -1,10 +1,10 @@
 import {
   BusinessId,
   ClientId,
+  datesInOrder,
   fromMinorUnits,
-  InvalidRequest,
+  invalidPayload,
   linkedRecordNotFound,
-  notFound,
   type PageRequest,
   type Principal,
   Project,
@@ -14,13 +14,10 @@ import {
   type ProjectUpdate,
   toMinorUnits
 } from "@bizops/domain"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { randomUUID } from "node:crypto"
-import { refuseViolations } from "../Sql/Constraints.js"
-import { FastSql } from "../Sql/Fast.js"
-import { Outbox } from "../Webhooks/Outbox.js"
-import { conditions, definedOnly, findRow as findOne, getOf, listOf } from "../Sql/Lists.js"
+import { definedOnly } from "../Sql/Lists.js"
+import { makeResource } from "../Sql/Resource.js"
 
 interface ProjectRow {
   readonly id: string
@@ -56,15 +53,9 @@ const toProject = (row: ProjectRow) =>
 const contractValueColumn = (value: number | null | undefined) =>
   value === undefined ? {} : { contractValueMinor: value === null ? null : toMinorUnits(value) }
 
-const invalidDates = new InvalidRequest({
-  message: "endDate: must be on or after startDate",
-  details: { code: "invalid_payload", issues: [{ path: ["endDate"], message: "must be on or after startDate" }] }
-})
-
 const makeProjectsRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const fast = yield* FastSql
-  const outbox = yield* Outbox
+  const projects = yield* makeResource({ table: "projects", resource: "project", what: "project", toResource: toProject })
 
   const clientBusiness = (principal: Principal, clientId: string) =>
     Effect.flatMap(
@@ -74,83 +65,47 @@ const makeProjectsRepo = Effect.gen(function*() {
     )
 
   const list = (
-    principal: Principal,
     filters: {
       readonly clientId?: ClientId | undefined
       readonly status?: ProjectStatus | undefined
       readonly updatedSince?: Date | undefined
     },
     page: PageRequest
-  ) =>
-    listOf(fast, "projects", conditions(
-      ["organization_id = ?", principal.organizationId],
-      ["client_id = ?", filters.clientId],
-      ["status = ?", filters.status],
-      ["updated_at >= ?", filters.updatedSince]
-    ), page, toProject)
+  ) => projects.list([["client_id = ?", filters.clientId], ["status = ?", filters.status], ["updated_at >= ?", filters.updatedSince]], page)
 
-  const findRow = (principal: Principal, id: string, forUpdate = false) =>
-    Effect.map(findOne<ProjectRow>(fast, "projects", principal.organizationId, id, forUpdate), Option.fromNullishOr)
+  const create = (input: ProjectCreate) =>
+    projects.create((_, principal) =>
+      Effect.map(clientBusiness(principal, input.clientId), (businessId) => ({
+        clientId: input.clientId,
+        businessId,
+        name: input.name,
+        status: input.status ?? "active",
+        pipelineStageId: input.pipelineStageId ?? null,
+        startDate: input.startDate ?? null,
+        endDate: input.endDate ?? null,
+        eventDate: input.eventDate ?? null,
+        ...contractValueColumn(input.contractValue)
+      }))
+    )
 
-  const get = (principal: Principal, id: ProjectId) =>
-    getOf(fast, "projects", principal.organizationId, id, "project", toProject)
-
-  const create = (principal: Principal, input: ProjectCreate) =>
-    sql.withTransaction(
+  const update = (id: ProjectId, input: ProjectUpdate) =>
+    projects.update(id, (current, principal) =>
       Effect.gen(function*() {
-        const businessId = yield* clientBusiness(principal, input.clientId)
-        const rows = yield* sql<ProjectRow>`INSERT INTO projects ${
-          sql.insert({
-            id: randomUUID(),
-            organizationId: principal.organizationId,
-            clientId: input.clientId,
-            businessId,
-            name: input.name,
-            status: input.status ?? "active",
-            pipelineStageId: input.pipelineStageId ?? null,
-            startDate: input.startDate ?? null,
-            endDate: input.endDate ?? null,
-            eventDate: input.eventDate ?? null,
-            ...contractValueColumn(input.contractValue)
-          })
-        } RETURNING *`
-        const created = toProject(rows[0])
-      yield* outbox.created(principal, "project", created)
-      return created
-      })
-    ).pipe(refuseViolations)
-
-  const update = (principal: Principal, id: ProjectId, input: ProjectUpdate) =>
-    sql.withTransaction(
-      Effect.gen(function*() {
-        const current = yield* findRow(principal, id, true)
-        if (Option.isNone(current)) return yield* Effect.fail(notFound("project"))
         const { contractValue, ...fields } = input
         const values = { ...definedOnly(fields), ...contractValueColumn(contractValue) }
-        if (Object.keys(values).length === 0) return toProject(current.value)
-        const startDate = input.startDate === undefined ? current.value.startDate : input.startDate
-        const endDate = input.endDate === undefined ? current.value.endDate : input.endDate
-        if (startDate !== null && endDate !== null && startDate > endDate) {
-          return yield* Effect.fail(invalidDates)
+        if (Object.keys(values).length === 0) return values
+        // The dates as they will be (the body's over the record's) must be in order: the domain's rule.
+        const dates = {
+          startDate: input.startDate === undefined ? current.startDate : input.startDate,
+          endDate: input.endDate === undefined ? current.endDate : input.endDate
         }
+        if (!datesInOrder(dates)) return yield* Effect.fail(invalidPayload(["endDate"], "must be on or after startDate"))
         const businessId = input.clientId === undefined ? {} : { businessId: yield* clientBusiness(principal, input.clientId) }
-        const rows = yield* sql<ProjectRow>`UPDATE projects SET ${sql.update({ ...values, ...businessId, updatedAt: new Date() })}
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-        const updated = toProject(rows[0])
-        yield* outbox.updated(principal, "project", toProject(current.value), updated)
-        return updated
+        return { ...values, ...businessId }
       })
-    ).pipe(refuseViolations)
+    )
 
-  const remove = (principal: Principal, id: ProjectId) =>
-    sql.withTransaction(Effect.gen(function*() {
-      const rows = yield* sql<ProjectRow>`DELETE FROM projects
-        WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-      if (rows.length === 0) return yield* Effect.fail(notFound("project"))
-      yield* outbox.deleted(principal, "project", toProject(rows[0]))
-    })).pipe(refuseViolations)
-
-  return { list, get, create, update, remove } as const
+  return { list, get: projects.get, create, update, remove: projects.remove } as const
 })
 
 /** Projects, always scoped by the caller's organization. A project's business is its client's. */

@@ -1,15 +1,24 @@
 import type { Principal } from "@bizops/domain"
-import { encodeEvent, previousAttributes, type Refund } from "@bizops/webhooks"
+import { encodeEvent, type EventName, previousAttributes, type Refund } from "@bizops/webhooks"
 import { Clock, Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
+
+/** The resource names `R` whose catalog has `R_<suffix>`. */
+type ResourceOf<Name, Suffix extends string> = Name extends `${infer R}_${Suffix}` ? R : never
+
+/**
+ * A resource with all three of `_created`, `_updated` and `_deleted` in the event catalog (`client`,
+ * `event_day`): the name a repository gives the outbox, so that a typo does not compile.
+ */
+export type ResourceEventName = ResourceOf<EventName, "created"> & ResourceOf<EventName, "updated"> & ResourceOf<EventName, "deleted">
 
 const makeOutbox = Effect.gen(function*() {
   const fast = yield* FastSql
 
   const record = (
     principal: Principal,
-    type: string,
+    type: EventName,
     object: object,
     extra?: { readonly previousAttributes?: object; readonly refund?: Refund }
   ) =>
@@ -41,10 +50,12 @@ const makeOutbox = Effect.gen(function*() {
     })
 
   /** `<resource>_created`, `_updated` (with previousAttributes) and `_deleted`, for a resource's repository. */
-  const created = (principal: Principal, resource: string, object: object) => record(principal, `${resource}_created`, object)
-  const updated = (principal: Principal, resource: string, before: object, after: object) =>
+  const created = (principal: Principal, resource: ResourceOf<EventName, "created">, object: object) =>
+    record(principal, `${resource}_created`, object)
+  const updated = (principal: Principal, resource: ResourceOf<EventName, "updated">, before: object, after: object) =>
     record(principal, `${resource}_updated`, after, { previousAttributes: previousAttributes(before, after) })
-  const deleted = (principal: Principal, resource: string, object: object) => record(principal, `${resource}_deleted`, object)
+  const deleted = (principal: Principal, resource: ResourceOf<EventName, "deleted">, object: object) =>
+    record(principal, `${resource}_deleted`, object)
 
   return { record, created, updated, deleted } as const
 })
