@@ -1,20 +1,14 @@
-import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
+import { Api, pageRequest } from "@bizops/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { created, ok } from "../Http/Respond.js"
 import { EventDaysRepo } from "./EventDaysRepo.js"
 
 export const EventDaysHttp = HttpApiBuilder.group(Api, "eventDays", (handlers) =>
-  Effect.gen(function*() {
-    const repo = yield* EventDaysRepo
-    return handlers
-      .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          repo.list(principal, { projectId: query.projectId, updatedSince: query.updatedSince }, pageRequest(query)).pipe(Effect.map(ok))))
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.create(principal, payload), created)))
-      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, params.id), ok)))
-      .handle("update", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, params.id, payload), ok)))
-      .handle("delete", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, params.id)))
-  })
-)
+  Effect.map(EventDaysRepo, (repo) =>
+    handlers
+      .handle("list", ({ query }) => Effect.map(repo.list(query, pageRequest(query)), ok))
+      .handle("create", ({ payload }) => Effect.map(repo.create(payload), created))
+      .handle("get", ({ params }) => Effect.map(repo.get(params.id), ok))
+      .handle("update", ({ params, payload }) => Effect.map(repo.update(params.id, payload), ok))
+      .handle("delete", ({ params }) => repo.remove(params.id))))

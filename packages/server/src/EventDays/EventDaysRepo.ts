@@ -6,19 +6,12 @@ import {
   EventDayId,
   type EventDayUpdate,
   NO_VENUE,
-  notFound,
   type PageRequest,
-  type Principal,
   ProjectId,
   venueOf
 } from "@bizops/domain"
-import { Clock, Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import { randomUUID } from "node:crypto"
-import { refuseViolations } from "../Sql/Constraints.js"
-import { FastSql } from "../Sql/Fast.js"
-import { conditions, findRow, getOf, listOf } from "../Sql/Lists.js"
-import { Outbox } from "../Webhooks/Outbox.js"
+import { Context, Effect, Layer } from "effect"
+import { makeResource } from "../Sql/Resource.js"
 
 export interface EventDayRow {
   readonly id: string
@@ -55,88 +48,36 @@ const venueColumns = (venue: { readonly name: string | null; readonly latitude: 
 })
 
 const makeEventDaysRepo = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const fast = yield* FastSql
-  const outbox = yield* Outbox
+  const days = yield* makeResource({ table: "event_days", resource: "event_day", what: "event day", toResource: toEventDay })
 
-  const list = (
-    principal: Principal,
-    filters: { readonly projectId?: string | undefined; readonly updatedSince?: Date | undefined },
-    page: PageRequest
-  ) =>
-    listOf(fast, "event_days", conditions(
-      ["organization_id = ?", principal.organizationId],
-      ["project_id = ?", filters.projectId],
-      ["updated_at >= ?", filters.updatedSince]
-    ), page, toEventDay)
+  const list = (filters: { readonly projectId?: string | undefined; readonly updatedSince?: Date | undefined }, page: PageRequest) =>
+    days.list([["project_id = ?", filters.projectId], ["updated_at >= ?", filters.updatedSince]], page)
 
-  const get = (principal: Principal, id: EventDayId) =>
-    getOf(fast, "event_days", principal.organizationId, id, "event day", toEventDay)
-
-  const create = (principal: Principal, input: EventDayCreate) =>
-    sql.withTransaction(
-      Effect.gen(function*() {
-        const at = new Date(yield* Clock.currentTimeMillis)
-        const venue = input.venue === undefined ? NO_VENUE : venueOf(input.venue)
-        const [row] = yield* fast.rows<EventDayRow>(
-          `INSERT INTO event_days (id, organization_id, project_id, date, time_zone, start_time, key_moments,
-             venue_name, venue_latitude, venue_longitude, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING *`,
-          [
-            randomUUID(),
-            principal.organizationId,
-            input.projectId ?? null,
-            input.date,
-            input.timeZone ?? DEFAULT_TIME_ZONE,
-            input.startTime ?? DEFAULT_START_TIME,
-            JSON.stringify(input.keyMoments ?? {}),
-            venue.name,
-            venue.latitude,
-            venue.longitude,
-            at
-          ]
-        )
-        const day = toEventDay(row)
-        yield* outbox.created(principal, "event_day", day)
-        return day
+  const create = (input: EventDayCreate) =>
+    days.create(() =>
+      Effect.succeed({
+        projectId: input.projectId ?? null,
+        date: input.date,
+        timeZone: input.timeZone ?? DEFAULT_TIME_ZONE,
+        startTime: input.startTime ?? DEFAULT_START_TIME,
+        keyMoments: JSON.stringify(input.keyMoments ?? {}),
+        ...venueColumns(input.venue === undefined ? NO_VENUE : venueOf(input.venue))
       })
-    ).pipe(refuseViolations)
+    )
 
-  const update = (principal: Principal, id: EventDayId, input: EventDayUpdate) =>
-    sql.withTransaction(
-      Effect.gen(function*() {
-        const current = yield* findRow<EventDayRow>(fast, "event_days", principal.organizationId, id, true)
-        if (current === undefined) return yield* Effect.fail(notFound("event day"))
-        const values = {
-          ...(input.date === undefined ? {} : { date: input.date }),
-          ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
-          ...(input.timeZone === undefined ? {} : { timeZone: input.timeZone }),
-          ...(input.startTime === undefined ? {} : { startTime: input.startTime }),
-          ...(input.keyMoments === undefined ? {} : { keyMoments: JSON.stringify(input.keyMoments) }),
-          ...(input.venue === undefined ? {} : venueColumns(venueOf(input.venue)))
-        }
-        if (Object.keys(values).length === 0) return toEventDay(current)
-        const [row] = yield* sql<EventDayRow>`UPDATE event_days SET ${
-          sql.update({ ...values, updatedAt: new Date(yield* Clock.currentTimeMillis) })
-        } WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-        const before = toEventDay(current)
-        const after = toEventDay(row)
-        yield* outbox.updated(principal, "event_day", before, after)
-        return after
+  const update = (id: EventDayId, input: EventDayUpdate) =>
+    days.update(id, () =>
+      Effect.succeed({
+        date: input.date,
+        projectId: input.projectId,
+        timeZone: input.timeZone,
+        startTime: input.startTime,
+        keyMoments: input.keyMoments === undefined ? undefined : JSON.stringify(input.keyMoments),
+        ...(input.venue === undefined ? {} : venueColumns(venueOf(input.venue)))
       })
-    ).pipe(refuseViolations)
+    )
 
-  const remove = (principal: Principal, id: EventDayId) =>
-    sql.withTransaction(Effect.gen(function*() {
-      const rows = yield* fast.rows<EventDayRow>(
-        `DELETE FROM event_days WHERE organization_id = $1 AND id = $2 RETURNING *`,
-        [principal.organizationId, id]
-      )
-      if (rows.length === 0) return yield* Effect.fail(notFound("event day"))
-      yield* outbox.deleted(principal, "event_day", toEventDay(rows[0]))
-    })).pipe(refuseViolations)
-
-  return { list, get, create, update, remove } as const
+  return { list, get: days.get, create, update, remove: days.remove } as const
 })
 
 /** Event days, always scoped by the caller's organization. */
