@@ -13,8 +13,8 @@ import { type Condition, conditions, definedOnly, findRow, listOf } from "./List
  */
 export interface ResourceSpec<Row extends object, A extends object> {
   readonly table: string
-  /** The resource's name in its events: singular, underscores (`event_day`). */
-  readonly resource: ResourceEventName
+  /** The resource's name in its events: singular, underscores (`event_day`); none when it has no events. */
+  readonly resource?: ResourceEventName
   /** The record's name in a 404's message: "No such <what>". */
   readonly what: string
   readonly toResource: (row: Row) => A
@@ -72,7 +72,7 @@ export const makeResource = <Row extends object, A extends object>(spec: Resourc
             sql.insert({ ...values, id, organizationId: principal.organizationId, createdAt: at, updatedAt: at })
           } RETURNING *`
           const created = spec.toResource(rows[0])
-          yield* outbox.created(principal, spec.resource, created)
+          if (spec.resource !== undefined) yield* outbox.created(principal, spec.resource, created)
           return created
         })))
 
@@ -91,7 +91,7 @@ export const makeResource = <Row extends object, A extends object>(spec: Resourc
           const rows = yield* sql<Row>`UPDATE ${sql(spec.table)} SET ${sql.update({ ...values, updatedAt: yield* now })}
             WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
           const updated = spec.toResource(rows[0])
-          yield* outbox.updated(principal, spec.resource, before, updated)
+          if (spec.resource !== undefined) yield* outbox.updated(principal, spec.resource, before, updated)
           return updated
         })))
 
@@ -102,7 +102,7 @@ export const makeResource = <Row extends object, A extends object>(spec: Resourc
           const rows = yield* sql<Row>`DELETE FROM ${sql(spec.table)}
             WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
           if (rows.length === 0) return yield* Effect.fail(notFound(spec.what))
-          yield* outbox.deleted(principal, spec.resource, spec.toResource(rows[0]))
+          if (spec.resource !== undefined) yield* outbox.deleted(principal, spec.resource, spec.toResource(rows[0]))
         })))
 
     return { list, get, find, create, update, remove, transaction, now } as const
