@@ -20,7 +20,7 @@ import { AppConfig } from "../Config.js"
 import { Issuer } from "../OAuth/Issuer.js"
 import { OAuthRepo } from "../OAuth/OAuthRepo.js"
 import { SigningKeys } from "../OAuth/SigningKeys.js"
-import { clientAddress } from "./ClientAddress.js"
+import { clientAddress, retryAfterHeader } from "./ClientAddress.js"
 import { CurrentRequestState } from "./RequestState.js"
 
 /** The credential a request carries: `x-api-key`, else `Authorization: Bearer`. */
@@ -91,10 +91,11 @@ const makeAuthenticator = Effect.gen(function*() {
   const tooManyFailures = (address: string, now: number) =>
     Effect.suspend(() => {
       const recent = failuresOf(address, now)
-      if (recent.length < FAILED_AUTH_LIMIT) return Effect.void
-      const retryAfter = Math.max(1, Math.ceil((recent[0] + FAILED_AUTH_WINDOW_MS - now) / 1000))
+      // This request would be the window's next failure; its window starts at the oldest recent one.
+      const decision = decide({ start: recent[0] ?? now, count: recent.length + 1 }, FAILED_AUTH_LIMIT, now, FAILED_AUTH_WINDOW_MS)
+      if (decision.allowed) return Effect.void
       return Effect.andThen(
-        setHeaders({ "retry-after": String(retryAfter) }),
+        setHeaders(retryAfterHeader(decision)),
         Effect.fail(new RateLimited({ message: "Too many requests with invalid credentials from this address; retry later", details: { code: "rate_limited" } }))
       )
     })

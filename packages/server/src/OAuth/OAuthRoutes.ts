@@ -1,24 +1,35 @@
 import {
-  checkChallengeMethod,
+  authorizeClientId,
+  type AuthorizeRefusal,
+  type AuthorizeRequest,
+  checkRefreshScope,
+  checkTokenParams,
+  chooseOrganization,
+  clientCredentials,
+  decideAuthorize,
+  decideClient,
+  decideCodeExchange,
+  decideConsent,
+  decideGrantRequest,
+  decideRefresh,
+  decideSignInLimit,
+  decideTokenRate,
   describeScope,
-  isCodeChallenge,
-  isCodeVerifier,
-  narrowScope,
   OAUTH_SCOPES,
   OFFLINE_ACCESS,
-  parseScope,
-  redirectUriMatches,
-  type RequestedScope,
-  scopeString
+  scopeString,
+  SIGN_IN_WINDOW_SECONDS,
+  tokenErrorStatus,
+  type TokenRefusal
 } from "@bizops/domain"
 import { Clock, Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID, timingSafeEqual } from "node:crypto"
 import { Issuer } from "./Issuer.js"
 import { type AppRow, type GrantRow, OAuthRepo } from "./OAuthRepo.js"
-import { consentPage, errorPage, type HiddenFields, pageHeaders, signInPage } from "./Pages.js"
+import { consentPage, errorPage, pageHeaders, signInPage } from "./Pages.js"
 import { randomToken, s256 } from "./Secrets.js"
-import { clientAddress } from "../Http/ClientAddress.js"
+import { clientAddress, retryAfterHeader } from "../Http/ClientAddress.js"
 import { ACCESS_TOKEN_SECONDS, SigningKeys } from "./SigningKeys.js"
 
 export const AUTHORIZE_PATH = "/api/auth/oauth2/authorize"
@@ -40,17 +51,12 @@ export const OAUTH_ROUTES = [
 ] as const
 
 /** Failed sign-ins allowed per email address per 15 minutes (contract), and per client address. */
-export const SIGN_IN_FAILURES_PER_EMAIL = 5
-export const SIGN_IN_FAILURES_PER_ADDRESS = 50
-const SIGN_IN_WINDOW_SECONDS = 15 * 60
+export { SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_FAILURES_PER_EMAIL } from "@bizops/domain"
 /** Token endpoint requests per client per minute (contract). */
-export const TOKEN_REQUESTS_PER_MINUTE = 120
+export { TOKEN_REQUESTS_PER_MINUTE } from "@bizops/domain"
 
 const SESSION_COOKIE = "bo_session"
 const CSRF_COOKIE = "bo_csrf"
-
-/** The parameters of an authorization request, carried through the sign-in and consent forms. */
-const AUTHORIZE_PARAMS = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method"] as const
 
 /** A page, with the headers of Pages.ts (a CSP without script, no framing, no caching, no referrer). */
 const page = (html: string, status = 200) => {
@@ -61,8 +67,17 @@ const page = (html: string, status = 200) => {
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
 
 /** An error of the token or revocation endpoint (RFC 6749 5.2): JSON `{error, error_description}`. */
-const tokenError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { ...NO_STORE, ...headers } })
+const tokenError = ({ basicChallenge, description, error, retryAfter }: TokenRefusal) =>
+  HttpServerResponse.jsonUnsafe({ error, error_description: description }, {
+    status: tokenErrorStatus(error),
+    headers: {
+      ...NO_STORE,
+      ...(basicChallenge === true ? { "www-authenticate": "Basic realm=\"oauth\"" } : {}),
+      ...(retryAfter === undefined ? {} : retryAfterHeader(retryAfter))
+    }
+  })
+
+const NOT_A_FORM: TokenRefusal = { error: "invalid_request", description: "The body must be application/x-www-form-urlencoded" }
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a)
@@ -70,19 +85,8 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-/** The outcome of checking an authorization request (RFC 6749 4.1.1, 4.1.2.1; RFC 7636; RFC 9700). */
-type AuthorizeCheck =
-  | { readonly kind: "page"; readonly title: string; readonly message: string }
-  | { readonly kind: "redirect"; readonly location: string }
-  | {
-    readonly kind: "ok"
-    readonly app: AppRow
-    readonly redirectUri: string
-    readonly scope: RequestedScope
-    readonly state: string
-    readonly codeChallenge: string
-    readonly hidden: HiddenFields
-  }
+/** An authorization request that passed the checks of the domain (`decideAuthorize`). */
+type Authorized = AuthorizeRequest<AppRow>
 
 /** Parses `application/x-www-form-urlencoded` text; repeated names are kept (to refuse them). */
 const formOf = (text: string): URLSearchParams => new URLSearchParams(text)
@@ -107,58 +111,24 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
         return url.toString()
       }
 
+      /** The authorization request's checks (the domain's), the client looked up between its two steps. */
       const checkAuthorize = (params: URLSearchParams) =>
         Effect.gen(function*() {
-          const refused = (title: string, message: string): AuthorizeCheck => ({ kind: "page", title, message })
-          const single = (name: string) => params.getAll(name).length <= 1
-          const clientId = params.get("client_id")
-          if (clientId === null || clientId === "" || !single("client_id")) {
-            return refused("This app is not known", "The link that brought you here names no app, or an app that does not exist. Go back to the app and try again.")
-          }
-          const app = yield* repo.appByClientId(clientId)
-          if (app === undefined || app.disabledAt !== null) {
-            return refused("This app is not known", "The app that sent you here does not exist or has been disabled.")
-          }
-          const redirectUri = params.get("redirect_uri")
-          if (redirectUri === null || !single("redirect_uri") || !redirectUriMatches(app.redirectUris, redirectUri)) {
-            return refused("The app's address is not right", `The address that ${app.name} asked to return to is not one it registered, so we will not send you there.`)
-          }
-          const state = params.get("state") ?? undefined
-          const fail = (error: string, description: string): AuthorizeCheck => ({
-            kind: "redirect",
-            location: redirectWith(redirectUri, { error, error_description: description, state })
-          })
-          for (const name of AUTHORIZE_PARAMS) {
-            if (!single(name)) return fail("invalid_request", `The parameter ${name} is repeated`)
-          }
-          const responseType = params.get("response_type")
-          if (responseType === null) return fail("invalid_request", "response_type is required")
-          if (responseType !== "code") return fail("unsupported_response_type", "Only response_type=code is supported")
-          if (state === undefined || state === "") return fail("invalid_request", "state is required")
-          const method = checkChallengeMethod(params.get("code_challenge_method") ?? undefined)
-          if (Result.isFailure(method)) return fail("invalid_request", method.failure)
-          const challenge = params.get("code_challenge")
-          if (challenge === null || !isCodeChallenge(challenge)) {
-            return fail("invalid_request", "code_challenge is required: the base64url SHA-256 of the code verifier (43 characters)")
-          }
-          const scope = parseScope(params.get("scope") ?? undefined, app.scopes)
-          if (Result.isFailure(scope)) return fail("invalid_scope", scope.failure)
-          const hidden: Record<string, string> = {}
-          for (const name of AUTHORIZE_PARAMS) {
-            const value = params.get(name)
-            if (value !== null) hidden[name] = value
-          }
-          const ok: AuthorizeCheck = { kind: "ok", app, redirectUri, scope: scope.success, state, codeChallenge: challenge, hidden }
-          return ok
+          const clientId = authorizeClientId(params)
+          if (Result.isFailure(clientId)) return Result.fail(clientId.failure)
+          return decideAuthorize(params, yield* repo.appByClientId(clientId.success))
         })
 
       /** Answers a check that failed: the 400 page, or the redirect with the error. */
-      const refuse = (check: Exclude<AuthorizeCheck, { readonly kind: "ok" }>) =>
-        check.kind === "page"
-          ? page(errorPage({ title: check.title, message: check.message }), 400)
-          : HttpServerResponse.redirect(check.location, { status: 303, headers: { "cache-control": "no-store" } })
+      const refuse = (refusal: AuthorizeRefusal) =>
+        refusal._tag === "Page"
+          ? page(errorPage({ title: refusal.title, message: refusal.message }), 400)
+          : HttpServerResponse.redirect(
+            redirectWith(refusal.redirectUri, { error: refusal.error, error_description: refusal.description, state: refusal.state }),
+            { status: 303, headers: { "cache-control": "no-store" } }
+          )
 
-      const signInForm = (check: Extract<AuthorizeCheck, { readonly kind: "ok" }>, extra: { readonly email?: string; readonly error?: string }, status = 200) => {
+      const signInForm = (check: Authorized, extra: { readonly email?: string; readonly error?: string }, status = 200) => {
         const csrf = randomToken()
         return page(signInPage({
           action: SIGN_IN_PATH,
@@ -183,7 +153,7 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
         })
 
       const consentForm = (
-        check: Extract<AuthorizeCheck, { readonly kind: "ok" }>,
+        check: Authorized,
         session: { readonly userId: string; readonly email: string; readonly csrf: string }
       ) =>
         Effect.gen(function*() {
@@ -206,8 +176,9 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       yield* router.add("GET", AUTHORIZE_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = new URL(request.url, "http://localhost").searchParams
-        const check = yield* checkAuthorize(params)
-        if (check.kind !== "ok") return refuse(check)
+        const checked = yield* checkAuthorize(params)
+        if (Result.isFailure(checked)) return refuse(checked.failure)
+        const check = checked.success
         const session = yield* sessionFrom(request)
         return session === undefined ? signInForm(check, {}) : yield* consentForm(check, session)
       }).pipe(Effect.orDie))
@@ -216,8 +187,9 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       yield* router.add("POST", SIGN_IN_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = formOf(yield* request.text)
-        const check = yield* checkAuthorize(form)
-        if (check.kind !== "ok") return refuse(check)
+        const checked = yield* checkAuthorize(form)
+        if (Result.isFailure(checked)) return refuse(checked.failure)
+        const check = checked.success
         const cookie = request.cookies[CSRF_COOKIE]
         const csrf = form.get("csrf") ?? ""
         if (cookie === undefined || !sameText(cookie, csrf)) {
@@ -232,10 +204,8 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
           repo.windowCount(emailBucket, SIGN_IN_WINDOW_SECONDS, at),
           repo.windowCount(addressBucket, SIGN_IN_WINDOW_SECONDS, at)
         ])
-        if (byEmail.count >= SIGN_IN_FAILURES_PER_EMAIL || byAddress.count >= SIGN_IN_FAILURES_PER_ADDRESS) {
-          const retry = Math.max(1, Math.ceil((Math.max(byEmail.resetsAt, byAddress.resetsAt) - at.getTime()) / 60_000))
-          return signInForm(check, { email, error: `Too many failed attempts. Try again in ${retry} minute${retry === 1 ? "" : "s"}.` }, 429)
-        }
+        const limit = decideSignInLimit(byEmail, byAddress, at.getTime())
+        if (Result.isFailure(limit)) return signInForm(check, { email, error: limit.failure }, 429)
         const user = email === "" || password === "" ? undefined : yield* repo.signIn(email, password)
         if (user === undefined) {
           yield* Effect.all([
@@ -256,27 +226,24 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       yield* router.add("POST", AUTHORIZE_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = formOf(yield* request.text)
-        const check = yield* checkAuthorize(form)
-        if (check.kind !== "ok") return refuse(check)
+        const checked = yield* checkAuthorize(form)
+        if (Result.isFailure(checked)) return refuse(checked.failure)
+        const check = checked.success
         const session = yield* sessionFrom(request)
         if (session === undefined) return signInForm(check, { error: "Please sign in to continue." })
         if (!sameText(session.csrf, form.get("csrf") ?? "")) {
           return page(errorPage({ title: "The form expired", message: "Go back to the app and start again." }), 403)
         }
-        const decision = form.get("decision")
-        if (decision === "deny") {
-          return HttpServerResponse.redirect(
-            redirectWith(check.redirectUri, { error: "access_denied", error_description: "The user denied the request", state: check.state }),
-            { status: 303, headers: { "cache-control": "no-store" } }
-          )
+        const consent = decideConsent(form.get("decision") ?? undefined)
+        const chosen = Result.isFailure(consent)
+          ? Result.fail(consent.failure)
+          : chooseOrganization(form.get("organizationId") ?? undefined, yield* repo.organizationsOf(session.userId))
+        if (Result.isFailure(chosen)) {
+          return chosen.failure._tag === "Denied"
+            ? refuse({ _tag: "Redirect", redirectUri: check.redirectUri, error: "access_denied", description: "The user denied the request", state: check.state })
+            : page(errorPage({ title: chosen.failure.title, message: chosen.failure.message }), 400)
         }
-        if (decision !== "approve") return page(errorPage({ title: "Choose Allow or Cancel", message: "The form did not say whether you allow the app." }), 400)
-        const organizations = yield* repo.organizationsOf(session.userId)
-        const chosen = form.get("organizationId") ?? (organizations.length === 1 ? organizations[0].id : "")
-        const organization = organizations.find((org) => org.id === chosen)
-        if (organization === undefined) {
-          return page(errorPage({ title: "Choose an organization", message: "Choose which of your organizations the app may act on." }), 400)
-        }
+        const organization = chosen.success
         const code = yield* repo.createGrantAndCode({
           appId: check.app.id,
           userId: session.userId,
@@ -299,35 +266,14 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       const authenticateClient = (request: HttpServerRequest.HttpServerRequest, form: URLSearchParams) =>
         Effect.gen(function*() {
           const authorization = request.headers["authorization"]
-          let clientId: string | undefined
-          let secret: string | undefined
-          let basic = false
-          if (authorization !== undefined && /^Basic\s+/i.test(authorization)) {
-            basic = true
-            const decoded = Buffer.from(authorization.replace(/^Basic\s+/i, ""), "base64").toString("utf8")
-            const colon = decoded.indexOf(":")
-            if (colon === -1) return Result.fail(tokenError(401, "invalid_client", "The Authorization header is not valid Basic credentials", { "www-authenticate": "Basic realm=\"oauth\"" }))
-            try {
-              clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "))
-              secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "))
-            } catch {
-              return Result.fail(tokenError(401, "invalid_client", "The Authorization header is not valid Basic credentials", { "www-authenticate": "Basic realm=\"oauth\"" }))
-            }
-            if (form.has("client_secret")) return Result.fail(tokenError(400, "invalid_request", "Use one client authentication method, not two"))
-            const bodyId = form.get("client_id")
-            if (bodyId !== null && bodyId !== clientId) return Result.fail(tokenError(400, "invalid_request", "client_id does not match the Authorization header"))
-          } else {
-            clientId = form.get("client_id") ?? undefined
-            secret = form.get("client_secret") ?? undefined
-          }
-          const challenge = basic ? { "www-authenticate": "Basic realm=\"oauth\"" } : {}
-          if (clientId === undefined || secret === undefined || clientId === "") {
-            return Result.fail(tokenError(401, "invalid_client", "Client authentication is required (client_secret_basic or client_secret_post)", challenge))
-          }
-          const app = yield* repo.appByClientId(clientId)
-          const valid = app !== undefined && app.disabledAt === null && (yield* repo.verifyClientSecret(app, secret))
-          if (app === undefined || !valid) return Result.fail(tokenError(401, "invalid_client", "The client is unknown, disabled, or its secret is not right", challenge))
-          return Result.succeed(app)
+          const basic = authorization !== undefined && /^Basic\s+/i.test(authorization)
+            ? Buffer.from(authorization.replace(/^Basic\s+/i, ""), "base64").toString("utf8")
+            : undefined
+          const credentials = clientCredentials(basic, form)
+          if (Result.isFailure(credentials)) return Result.fail(credentials.failure)
+          const found = decideClient(credentials.success, yield* repo.appByClientId(credentials.success.clientId))
+          if (Result.isFailure(found)) return found
+          return decideClient(credentials.success, found.success, yield* repo.verifyClientSecret(found.success, credentials.success.secret))
         })
 
       /** The token response: an access token, and a refresh token when the grant has offline_access. */
@@ -362,81 +308,55 @@ export const OAuthRoutes = (options: { readonly trustedProxies: number }) =>
       yield* router.add("POST", TOKEN_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* formBody(request)
-        if (form === undefined) return tokenError(400, "invalid_request", "The body must be application/x-www-form-urlencoded")
-        for (const name of ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "client_id", "scope"]) {
-          if (form.getAll(name).length > 1) return tokenError(400, "invalid_request", `The parameter ${name} is repeated`)
-        }
+        if (form === undefined) return tokenError(NOT_A_FORM)
+        const params = checkTokenParams(form)
+        if (Result.isFailure(params)) return tokenError(params.failure)
         const client = yield* authenticateClient(request, form)
-        if (Result.isFailure(client)) return client.failure
+        if (Result.isFailure(client)) return tokenError(client.failure)
         const app = client.success
         const at = yield* now
         const rate = yield* repo.countInWindow(`token:${app.clientId}`, 60, at)
-        if (rate.count > TOKEN_REQUESTS_PER_MINUTE) {
-          const retry = Math.max(1, Math.ceil((rate.resetsAt - at.getTime()) / 1000))
-          return tokenError(429, "temporarily_unavailable", `More than ${TOKEN_REQUESTS_PER_MINUTE} token requests a minute for this client; retry in ${retry} s`, { "retry-after": String(retry) })
-        }
-        const grantType = form.get("grant_type")
-        if (grantType === "authorization_code") {
-          const code = form.get("code")
-          const redirectUri = form.get("redirect_uri")
-          const verifier = form.get("code_verifier")
-          if (code === null || redirectUri === null || verifier === null) {
-            return tokenError(400, "invalid_request", "code, redirect_uri and code_verifier are required")
-          }
+        const allowed = decideTokenRate(rate.count, rate.resetsAt, at.getTime())
+        if (Result.isFailure(allowed)) return tokenError(allowed.failure)
+        const grant = decideGrantRequest(form)
+        if (Result.isFailure(grant)) return tokenError(grant.failure)
+        /** A refusal, after revoking the grant when it says so (a code or refresh token used twice). */
+        const refused = (grantId: string | undefined, refusal: TokenRefusal) =>
+          Effect.as(
+            refusal.revokeGrant === undefined || grantId === undefined ? Effect.void : repo.revokeGrant(grantId, refusal.revokeGrant),
+            tokenError(refusal)
+          )
+        if (grant.success._tag === "AuthorizationCode") {
+          const { code, redirectUri, verifier } = grant.success
           const row = yield* repo.takeCode(code, app.id, at)
-          if (row === undefined || row.appId !== app.id) return tokenError(400, "invalid_grant", "The code is not valid")
-          if (!row.firstUse) {
-            yield* repo.revokeGrant(row.grantId, "code_reused")
-            return tokenError(400, "invalid_grant", "The code was already used; the tokens issued from it are revoked")
-          }
-          if (row.expiresAt.getTime() <= at.getTime()) return tokenError(400, "invalid_grant", "The code has expired")
-          if (row.revokedAt !== null || row.appDisabledAt !== null) return tokenError(400, "invalid_grant", "The authorization was revoked")
-          if (redirectUri !== row.redirectUri) return tokenError(400, "invalid_grant", "redirect_uri is not the one of the authorization request")
-          if (!isCodeVerifier(verifier) || !sameText(s256(verifier), row.codeChallenge)) {
-            return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge")
-          }
-          return yield* tokens(app, row, row.scopes, at)
+          const exchange = decideCodeExchange(row, app.id, { redirectUri, verifier }, at, s256)
+          if (Result.isFailure(exchange)) return yield* refused(row?.grantId, exchange.failure)
+          return yield* tokens(app, exchange.success, exchange.success.scopes, at)
         }
-        if (grantType === "refresh_token") {
-          const token = form.get("refresh_token")
-          if (token === null) return tokenError(400, "invalid_request", "refresh_token is required")
-          // A scope the grant does not have is refused before the token is spent (RFC 6749 6: a refused
-          // request gives nothing, and the client's refresh token stays good).
-          const requested = form.get("scope") ?? undefined
-          const holder = yield* repo.grantOfRefreshToken(token)
-          if (holder !== undefined && holder.appId === app.id && requested !== undefined) {
-            const held = parseScope(scopeString(holder.scopes), holder.scopes)
-            const narrowed = Result.flatMap(held, (granted) => narrowScope(granted, requested))
-            if (Result.isSuccess(held) && Result.isFailure(narrowed)) return tokenError(400, "invalid_scope", narrowed.failure)
-          }
-          const row = yield* repo.takeRefreshToken(token, app.id, at)
-          if (row === undefined || row.appId !== app.id) return tokenError(400, "invalid_grant", "The refresh token is not valid")
-          if (!row.firstUse) {
-            yield* repo.revokeGrant(row.grantId, "refresh_token_reused")
-            return tokenError(400, "invalid_grant", "The refresh token was already used; the authorization is revoked")
-          }
-          if (row.expiresAt.getTime() <= at.getTime()) return tokenError(400, "invalid_grant", "The refresh token has expired")
-          if (row.revokedAt !== null || row.appDisabledAt !== null) return tokenError(400, "invalid_grant", "The authorization was revoked")
-          const granted = parseScope(scopeString(row.scopes), row.scopes)
-          if (Result.isFailure(granted)) return tokenError(400, "invalid_grant", "The authorization's scope is no longer valid")
-          const scope = narrowScope(granted.success, requested)
-          if (Result.isFailure(scope)) return tokenError(400, "invalid_scope", scope.failure)
-          return yield* tokens(app, row, scope.success.scopes, at)
-        }
-        return grantType === null
-          ? tokenError(400, "invalid_request", "grant_type is required")
-          : tokenError(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+        const { refreshToken, scope: requested } = grant.success
+        // A scope the grant does not have is refused before the token is spent (RFC 6749 6: a refused
+        // request gives nothing, and the client's refresh token stays good).
+        const before = checkRefreshScope(
+          requested === undefined ? undefined : yield* repo.grantOfRefreshToken(refreshToken),
+          app.id,
+          requested
+        )
+        if (Result.isFailure(before)) return tokenError(before.failure)
+        const row = yield* repo.takeRefreshToken(refreshToken, app.id, at)
+        const refresh = decideRefresh(row, app.id, requested, at)
+        if (Result.isFailure(refresh)) return yield* refused(row?.grantId, refresh.failure)
+        return yield* tokens(app, refresh.success.row, refresh.success.scope.scopes, at)
       }).pipe(Effect.orDie))
 
       // POST /api/auth/oauth2/revoke (RFC 7009): a refresh or access token of the client ends its grant.
       yield* router.add("POST", REVOKE_PATH, Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const form = yield* formBody(request)
-        if (form === undefined) return tokenError(400, "invalid_request", "The body must be application/x-www-form-urlencoded")
+        if (form === undefined) return tokenError(NOT_A_FORM)
         const client = yield* authenticateClient(request, form)
-        if (Result.isFailure(client)) return client.failure
+        if (Result.isFailure(client)) return tokenError(client.failure)
         const token = form.get("token")
-        if (token === null || token === "") return tokenError(400, "invalid_request", "token is required")
+        if (token === null || token === "") return tokenError({ error: "invalid_request", description: "token is required" })
         const byRefresh = yield* repo.grantOfRefreshToken(token)
         if (byRefresh !== undefined) {
           if (byRefresh.appId === client.success.id) yield* repo.revokeGrant(byRefresh.id, "revoked_by_client")
