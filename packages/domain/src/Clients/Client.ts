@@ -1,5 +1,6 @@
 import { Result, Schema } from "effect"
 import { ListParams, ListOf } from "../Common/Pagination.js"
+import { Refusal } from "../Common/Refusal.js"
 import { BoundedString, BusinessId, DateOnly, DateTime, MaxString, Percent, Uuid } from "../Common/Values.js"
 
 export const ClientId = Uuid.pipe(Schema.brand("ClientId"))
@@ -52,23 +53,37 @@ export class Client extends Schema.Class<Client>("Client")({
 
 export const DEFAULT_TAX_SETTINGS: TaxSettings = { defaultTaxable: false, overrideTaxRate: false, taxRate: null }
 
+/** Where the tax-settings rule refuses, and why (the same words as the create schema's check). */
+export const TAX_RATE_PATH = ["taxSettings", "taxRate"] as const
+export const TAX_RATE_REQUIRED = "is required when taxSettings.overrideTaxRate is true"
+
 /**
  * The tax settings after a request: the input's fields over the current ones. An override needs a
- * rate: `overrideTaxRate: true` with `taxRate: null` is refused, with the reason.
+ * rate: `overrideTaxRate: true` with `taxRate: null` is refused (400 invalid_payload at taxSettings.taxRate).
  */
-export const mergeTaxSettings = (
+export const checkTaxSettings = (
   current: TaxSettings,
   input: TaxSettingsInput | undefined
-): Result.Result<TaxSettings, string> => {
+): Result.Result<TaxSettings, Refusal> => {
   const settings: TaxSettings = {
     defaultTaxable: input?.defaultTaxable ?? current.defaultTaxable,
     overrideTaxRate: input?.overrideTaxRate ?? current.overrideTaxRate,
     taxRate: input?.taxRate === undefined ? current.taxRate : input.taxRate
   }
   return settings.overrideTaxRate && settings.taxRate === null
-    ? Result.fail("taxSettings.taxRate is required when taxSettings.overrideTaxRate is true")
+    ? Result.fail(Refusal.invalid(TAX_RATE_PATH, TAX_RATE_REQUIRED))
     : Result.succeed(settings)
 }
+
+/**
+ * `checkTaxSettings` with its refusal as a sentence ("taxSettings.taxRate is required when ...").
+ * @deprecated use `checkTaxSettings` with `orRefuse` / `refusalError` (one mapping for every refusal).
+ */
+export const mergeTaxSettings = (
+  current: TaxSettings,
+  input: TaxSettingsInput | undefined
+): Result.Result<TaxSettings, string> =>
+  Result.mapError(checkTaxSettings(current, input), (refusal) => `${(refusal.path ?? []).join(".")} ${refusal.message}`)
 
 export const ClientCreate = Schema.Struct({
   name: ClientName,
@@ -81,8 +96,8 @@ export const ClientCreate = Schema.Struct({
   attachReceiptPdf: Schema.optionalKey(Schema.Boolean)
 }).check(
   Schema.makeFilter((c) =>
-    Result.isSuccess(mergeTaxSettings(DEFAULT_TAX_SETTINGS, c.taxSettings)) ||
-    { path: ["taxSettings", "taxRate"], issue: "is required when taxSettings.overrideTaxRate is true" }
+    Result.isSuccess(checkTaxSettings(DEFAULT_TAX_SETTINGS, c.taxSettings)) ||
+    { path: [...TAX_RATE_PATH], issue: TAX_RATE_REQUIRED }
   )
 ).annotate({ identifier: "ClientCreate" })
 export type ClientCreate = typeof ClientCreate.Type

@@ -3,9 +3,20 @@
  * half away from zero, and sent as JSON numbers in major units.
  */
 
-/** Fraction digits of a currency, as `Intl.NumberFormat` reports them (2 for USD, 0 for JPY). */
-export const fractionDigits = (currency: string): number =>
-  new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
+const digitsCache = new Map<string, number>()
+
+/**
+ * Fraction digits of a currency, as `Intl.NumberFormat` reports them (2 for USD, 0 for JPY). Remembered
+ * per currency: Intl is slow to ask (a hot path of every invoice and payment), and the answer never changes.
+ */
+export const fractionDigits = (currency: string): number => {
+  let digits = digitsCache.get(currency)
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
+    digitsCache.set(currency, digits)
+  }
+  return digits
+}
 
 /** Rounds half away from zero to a whole number (Math.round rounds -2.5 to -2; this gives -3). */
 export const roundHalfAwayFromZero = (x: number): number => {

@@ -1,7 +1,8 @@
-import { Schema, SchemaTransformation } from "effect"
+import { Result, Schema, SchemaTransformation } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ContactId } from "../Contacts/Contact.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
+import { Refusal } from "../Common/Refusal.js"
 import { BoundedString, DateOnly, DateTime, generatedWhole, MaxString, MoneyAmount, Percent, Uuid } from "../Common/Values.js"
 import { ProjectId } from "../Projects/Project.js"
 import { InvoiceStatuses } from "./Settlement.js"
@@ -104,6 +105,13 @@ export const invoiceDatesInOrder = (d: { readonly issueDate?: string | undefined
   d.issueDate === undefined || d.dueDate === undefined || d.issueDate <= d.dueDate
 
 export const DUE_DATE_MESSAGE = "must be on or after issueDate"
+
+/**
+ * The dates an invoice ends up with (after defaults, or the current ones merged with a change) are in
+ * order: else 400 invalid_payload on dueDate, naming the issue date.
+ */
+export const checkInvoiceDates = (d: { readonly issueDate: string; readonly dueDate: string }): Result.Result<void, Refusal> =>
+  invoiceDatesInOrder(d) ? Result.void : Result.fail(Refusal.invalid(["dueDate"], `${DUE_DATE_MESSAGE} (${d.issueDate})`))
 
 /** The optional fields of an invoice that create, update and reissue bodies all take. */
 const optionalFields = {

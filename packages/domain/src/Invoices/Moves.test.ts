@@ -3,7 +3,8 @@ import { prop } from "@bizops/testkit/Prop"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { checkPayment, type PaymentRequest } from "../Payments/Rules.js"
-import { checkChangeable, checkDeletable, decideMove, decideReissue, type Move, type Refusal } from "./Moves.js"
+import type { Refusal } from "../Common/Refusal.js"
+import { checkChangeable, checkDeletable, decideMove, decideReissue, type Move } from "./Moves.js"
 import { type InvoiceStatusValue, InvoiceStatuses, type MoneyRecord, settle } from "./Settlement.js"
 
 // ---------------------------------------------------------------------------------------------------
@@ -11,7 +12,7 @@ import { type InvoiceStatusValue, InvoiceStatuses, type MoneyRecord, settle } fr
 // ---------------------------------------------------------------------------------------------------
 
 type Requested = InvoiceStatusValue | undefined
-type Expected = Move | "invalid" | "conflict" | "conflict: refund first"
+type Expected = Move | Refusal["kind"] | "conflict: refund first"
 
 /** What a PATCH naming `requested` must do to an invoice in `status` with `money` on it. */
 const table = (status: InvoiceStatusValue, requested: Requested, money: number): Expected => {

@@ -13,16 +13,11 @@
  * Reissue (POST /invoices/{id}/reissue) takes a sent invoice without money (voiding it) or a void one.
  */
 import { Result } from "effect"
+import { refuse, Refusal } from "../Common/Refusal.js"
 import type { InvoiceStatusValue } from "./Settlement.js"
 
 /** What a PATCH does to the status. */
 export type Move = "send" | "void" | "none"
-
-/** Why a request is refused: `invalid` is a 400 (never acceptable), `conflict` a 409 (not from this state). */
-export interface Refusal {
-  readonly kind: "invalid" | "conflict"
-  readonly message: string
-}
 
 export interface MoveState {
   readonly status: InvoiceStatusValue
@@ -30,7 +25,8 @@ export interface MoveState {
   readonly amountPaid: number
 }
 
-const conflict = (message: string): Result.Result<never, Refusal> => Result.fail({ kind: "conflict", message })
+/** Refusals are the domain's `Refusal`: `invalid` (400, on status) is never acceptable, `conflict` (409) not from this state. */
+const conflict = (message: string): Result.Result<never, Refusal> => refuse(Refusal.conflict(message))
 
 /** Whether the invoice can change at all (a void invoice is terminal). */
 export const checkChangeable = (state: MoveState): Result.Result<void, Refusal> =>
@@ -49,10 +45,7 @@ export const decideMove = (state: MoveState, requested: InvoiceStatusValue | und
     case "paid":
     case "written_off":
     case "draft":
-      return Result.fail({
-        kind: "invalid",
-        message: `status ${requested} cannot be set through the API; an invoice becomes paid from its payments`
-      })
+      return refuse(Refusal.invalid(["status"], `status ${requested} cannot be set through the API; an invoice becomes paid from its payments`))
     case "sent":
       return state.status === "draft"
         ? Result.succeed("send")
@@ -88,9 +81,9 @@ export const decideReissue = (
 }
 
 /** Whether an invoice can be deleted: drafts only, and only while no payment ever touched them. */
-export const checkDeletable = (state: { readonly status: InvoiceStatusValue; readonly paymentCount: number }): Result.Result<void, string> =>
+export const checkDeletable = (state: { readonly status: InvoiceStatusValue; readonly paymentCount: number }): Result.Result<void, Refusal> =>
   state.status !== "draft"
-    ? Result.fail(`A ${state.status} invoice cannot be deleted; void it instead`)
+    ? refuse(Refusal.conflict(`A ${state.status} invoice cannot be deleted; void it instead`, "invoice_not_deletable"))
     : state.paymentCount > 0
-    ? Result.fail("A payment touched this invoice; it cannot be deleted")
+    ? refuse(Refusal.conflict("A payment touched this invoice; it cannot be deleted", "invoice_not_deletable"))
     : Result.void

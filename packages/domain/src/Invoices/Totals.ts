@@ -12,6 +12,7 @@
  */
 import { Result } from "effect"
 import { divideRounded, fromMinorUnits, toMinorUnits, toScaled } from "../Common/Money.js"
+import { Refusal } from "../Common/Refusal.js"
 
 /** Fraction digits of a quantity and of a percentage (8.875% is a real sales-tax rate). */
 export const QUANTITY_DIGITS = 4
@@ -56,9 +57,12 @@ export interface InvoiceTotals {
 
 const HUNDRED_PERCENT = 100n * 10n ** BigInt(PERCENT_DIGITS)
 
+/** The organization's default tax rate, in percent: 0 until organizations have settings (issue 5). */
+export const ORGANIZATION_TAX_RATE = 0
+
 /**
  * The tax rate of a client's invoice: the client's own rate when it overrides, else the
- * organization's default.
+ * organization's default (`ORGANIZATION_TAX_RATE` until organizations have settings).
  */
 export const taxRateFor = (
   client: { readonly overrideTaxRate: boolean; readonly taxRate: number | null },
@@ -66,8 +70,8 @@ export const taxRateFor = (
 ): number => client.overrideTaxRate && client.taxRate !== null ? client.taxRate : organizationDefaultRate
 
 /**
- * The totals of an invoice's lines in a currency with `digits` fraction digits, or the reason they
- * cannot be (an amount beyond MAX_INVOICE_MINOR). Inputs are expected valid: quantity > 0 with at most
+ * The totals of an invoice's lines in a currency with `digits` fraction digits, or the refusal when they
+ * cannot be (an amount beyond MAX_INVOICE_MINOR: 400 invalid_payload on lineItems). Inputs are expected valid: quantity > 0 with at most
  * QUANTITY_DIGITS decimals, unitPrice >= 0 with at most `digits` decimals, percentages 0..100 with at
  * most PERCENT_DIGITS decimals.
  */
@@ -75,7 +79,7 @@ export const invoiceTotals = (
   lines: ReadonlyArray<LineInput>,
   tax: TaxContext,
   digits: number
-): Result.Result<InvoiceTotals, string> => {
+): Result.Result<InvoiceTotals, Refusal> => {
   const rate = toScaled(tax.taxRate, PERCENT_DIGITS)
   let subtotal = 0n
   let discountAmount = 0n
@@ -96,7 +100,7 @@ export const invoiceTotals = (
   const total = subtotal - discountAmount + taxAmount
   const max = BigInt(MAX_INVOICE_MINOR)
   if (subtotal > max || total > max) {
-    return Result.fail(`the invoice's subtotal and total must not exceed ${fromMinorUnits(MAX_INVOICE_MINOR, digits)}`)
+    return Result.fail(Refusal.invalid(["lineItems"], `the invoice's subtotal and total must not exceed ${fromMinorUnits(MAX_INVOICE_MINOR, digits)}`))
   }
   return Result.succeed({
     lines: computed.map((l) => ({

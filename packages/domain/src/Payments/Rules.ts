@@ -5,6 +5,7 @@
  */
 import { Result } from "effect"
 import { fromMinorUnits, fractionDigits } from "../Common/Money.js"
+import { refuse, Refusal } from "../Common/Refusal.js"
 import type { InvoiceStatusValue } from "../Invoices/Settlement.js"
 
 export type RecordKind = "payment" | "refund" | "adjustment"
@@ -36,21 +37,6 @@ export interface RefundedPayment {
   readonly refunded: number
 }
 
-/** A refusal: its status, error code, detail code and the field it concerns. */
-export interface PaymentRefusal {
-  readonly status: 400 | 409
-  readonly detail: "payment_client_mismatch" | "currency_locked" | "payment_target_not_collectible" | "invalid_payload" | undefined
-  readonly field: string | undefined
-  readonly message: string
-}
-
-const refuse = (
-  status: 400 | 409,
-  detail: PaymentRefusal["detail"],
-  field: string | undefined,
-  message: string
-): Result.Result<never, PaymentRefusal> => Result.fail({ status, detail, field, message })
-
 /** The invoice statuses that take money: sent and paid (a paid invoice can be refunded or overpaid). */
 export const isCollectible = (status: InvoiceStatusValue): boolean => status === "sent" || status === "paid"
 
@@ -58,19 +44,19 @@ export const isCollectible = (status: InvoiceStatusValue): boolean => status ===
  * The checks of the request alone (no database needed), first: a payment is positive, a refund negative
  * and names the payment it refunds, only a refund names one.
  */
-export const checkRequestShape = (request: PaymentRequest): Result.Result<void, PaymentRefusal> => {
+export const checkRequestShape = (request: PaymentRequest): Result.Result<void, Refusal> => {
   switch (request.kind) {
     case "payment":
-      if (request.amount <= 0) return refuse(400, "invalid_payload", "amount", "amount: a payment is a positive amount")
-      if (request.refundOfId !== undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: only a refund names the payment it refunds")
+      if (request.amount <= 0) return refuse(Refusal.invalid(["amount"], "a payment is a positive amount"))
+      if (request.refundOfId !== undefined) return refuse(Refusal.invalid(["refundOfId"], "only a refund names the payment it refunds"))
       break
     case "refund":
-      if (request.amount >= 0) return refuse(400, "invalid_payload", "amount", "amount: a refund is a negative amount")
-      if (request.refundOfId === undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: a refund must name the payment it refunds")
+      if (request.amount >= 0) return refuse(Refusal.invalid(["amount"], "a refund is a negative amount"))
+      if (request.refundOfId === undefined) return refuse(Refusal.invalid(["refundOfId"], "a refund must name the payment it refunds"))
       break
     case "adjustment":
-      if (request.amount === 0) return refuse(400, "invalid_payload", "amount", "amount: an adjustment is not 0")
-      if (request.refundOfId !== undefined) return refuse(400, "invalid_payload", "refundOfId", "refundOfId: only a refund names the payment it refunds")
+      if (request.amount === 0) return refuse(Refusal.invalid(["amount"], "an adjustment is not 0"))
+      if (request.refundOfId !== undefined) return refuse(Refusal.invalid(["refundOfId"], "only a refund names the payment it refunds"))
       break
   }
   return Result.void
@@ -80,15 +66,15 @@ export const checkRequestShape = (request: PaymentRequest): Result.Result<void, 
  * The checks against the invoice: the client (payment_client_mismatch), the currency (currency_locked),
  * the invoice's state (payment_target_not_collectible).
  */
-export const checkTarget = (request: PaymentRequest, invoice: InvoiceForPayment): Result.Result<void, PaymentRefusal> => {
+export const checkTarget = (request: PaymentRequest, invoice: InvoiceForPayment): Result.Result<void, Refusal> => {
   if (request.clientId !== invoice.clientId) {
-    return refuse(400, "payment_client_mismatch", "clientId", "clientId must be the invoice's client")
+    return refuse(Refusal.invalidField("payment_client_mismatch", "clientId", "clientId must be the invoice's client"))
   }
   if (request.currency !== invoice.currency) {
-    return refuse(400, "currency_locked", "currency", `currency must be the invoice's currency, ${invoice.currency}`)
+    return refuse(Refusal.invalidField("currency_locked", "currency", `currency must be the invoice's currency, ${invoice.currency}`))
   }
   if (!isCollectible(invoice.status)) {
-    return refuse(409, "payment_target_not_collectible", "invoiceId", `A ${invoice.status} invoice cannot take payments; only sent and paid invoices can`)
+    return refuse(Refusal.conflict(`A ${invoice.status} invoice cannot take payments; only sent and paid invoices can`, "payment_target_not_collectible", ["invoiceId"]))
   }
   return Result.void
 }
@@ -102,20 +88,20 @@ export const checkMoney = (
   request: PaymentRequest,
   invoice: InvoiceForPayment,
   original: RefundedPayment | undefined
-): Result.Result<void, PaymentRefusal> => {
+): Result.Result<void, Refusal> => {
   if (request.kind === "refund") {
     if (original === undefined || original.invoiceId !== invoice.id || original.kind !== "payment") {
-      return refuse(400, "invalid_payload", "refundOfId", "refundOfId must name a payment (kind payment) of the same invoice")
+      return refuse(Refusal.invalid(["refundOfId"], "refundOfId must name a payment (kind payment) of the same invoice"))
     }
     if (original.status !== "succeeded") {
-      return refuse(409, undefined, "refundOfId", `The payment is ${original.status}; only a succeeded payment can be refunded`)
+      return refuse(Refusal.conflict(`The payment is ${original.status}; only a succeeded payment can be refunded`, undefined, ["refundOfId"]))
     }
     if (original.refunded - request.amount > original.amount) {
-      return refuse(409, undefined, "amount", `The refunds of a payment cannot exceed its amount; ${fromMinorUnits(original.amount - original.refunded, fractionDigits(invoice.currency))} ${invoice.currency} is left to refund`)
+      return refuse(Refusal.conflict(`The refunds of a payment cannot exceed its amount; ${fromMinorUnits(original.amount - original.refunded, fractionDigits(invoice.currency))} ${invoice.currency} is left to refund`, undefined, ["amount"]))
     }
   }
   if (request.kind !== "payment" && invoice.amountPaid + request.amount < 0) {
-    return refuse(409, undefined, "amount", `A ${request.kind} cannot take the money on the invoice below 0 (${fromMinorUnits(invoice.amountPaid, fractionDigits(invoice.currency))} ${invoice.currency} is on it)`)
+    return refuse(Refusal.conflict(`A ${request.kind} cannot take the money on the invoice below 0 (${fromMinorUnits(invoice.amountPaid, fractionDigits(invoice.currency))} ${invoice.currency} is on it)`, undefined, ["amount"]))
   }
   return Result.void
 }
@@ -125,5 +111,5 @@ export const checkPayment = (
   request: PaymentRequest,
   invoice: InvoiceForPayment,
   original: RefundedPayment | undefined
-): Result.Result<void, PaymentRefusal> =>
+): Result.Result<void, Refusal> =>
   Result.flatMap(checkRequestShape(request), () => Result.flatMap(checkTarget(request, invoice), () => checkMoney(request, invoice, original)))

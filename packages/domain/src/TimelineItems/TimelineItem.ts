@@ -1,5 +1,6 @@
 import { Result, Schema } from "effect"
 import { ListOf, ListParams } from "../Common/Pagination.js"
+import { Refusal } from "../Common/Refusal.js"
 import { BoundedString, DateTime, MaxString, Uuid } from "../Common/Values.js"
 import { ClockTime, EventDayId } from "../EventDays/EventDay.js"
 
@@ -85,8 +86,8 @@ export interface AnchorFields {
  * golden-hour-evening, golden-hour-morning), and accepted only with them. Gives the field and the reason
  * of a refusal.
  */
-export const checkAnchor = (item: AnchorFields): Result.Result<void, { readonly field: string; readonly message: string }> => {
-  const refuse = (field: string, message: string) => Result.fail({ field, message })
+export const checkAnchor = (item: AnchorFields): Result.Result<void, Refusal> => {
+  const refuse = (field: string, message: string) => Result.fail(Refusal.invalid([field], message))
   if (item.anchorType === "fixed" && item.requestedStartTime === null) return refuse("requestedStartTime", "is required when anchorType is fixed")
   if (item.anchorType !== "fixed" && item.requestedStartTime !== null) return refuse("requestedStartTime", "is accepted only when anchorType is fixed")
   switch (item.anchorType) {
@@ -160,7 +161,7 @@ export const TimelineItemCreate = Schema.Struct({
 }).check(
   Schema.makeFilter((c) => {
     const anchor = checkAnchor({ anchorType: c.anchorType ?? "float", anchorKey: c.anchorKey ?? null, requestedStartTime: c.requestedStartTime ?? null })
-    return Result.isSuccess(anchor) || { path: [anchor.failure.field], issue: anchor.failure.message }
+    return Result.isSuccess(anchor) || { path: anchor.failure.path ?? [], issue: anchor.failure.message }
   })
 ).annotate({ identifier: "TimelineItemCreate" })
 export type TimelineItemCreate = typeof TimelineItemCreate.Type
@@ -200,6 +201,16 @@ export const mergeAnchor = (
  */
 export const lockedAllows = (update: TimelineItemUpdate): boolean =>
   Object.entries(update).every(([key, value]) => value === undefined || key === "locked")
+
+/** A PATCH of a locked item that `lockedAllows` does not allow: 409 record_immutable. */
+export const checkLockedUpdate = (item: { readonly locked: boolean }, update: TimelineItemUpdate): Result.Result<void, Refusal> =>
+  item.locked && !lockedAllows(update)
+    ? Result.fail(Refusal.conflict("The item is locked; unlock it first with {\"locked\": false}", "record_immutable"))
+    : Result.void
+
+/** A locked item cannot be deleted: 409 record_immutable. */
+export const checkLockedDelete = (item: { readonly locked: boolean }): Result.Result<void, Refusal> =>
+  item.locked ? Result.fail(Refusal.conflict("The item is locked; unlock it before deleting it", "record_immutable")) : Result.void
 
 export const TimelineItemListParams = Schema.Struct({
   ...ListParams,

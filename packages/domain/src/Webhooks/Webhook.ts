@@ -1,5 +1,6 @@
-import { Schema } from "effect"
+import { Result, Schema } from "effect"
 import { ListOf, ListParams } from "../Common/Pagination.js"
+import { Refusal } from "../Common/Refusal.js"
 import { DateTime, generatedAs, MaxString, Text, Uuid } from "../Common/Values.js"
 
 export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
@@ -108,10 +109,20 @@ export const WebhookEventTypeList = ListOf(WebhookEventType, "WebhookEventTypeLi
 export const MAX_SUBSCRIPTIONS_PER_ORGANIZATION = 100
 
 /**
- * Whether an organization that holds `count` subscriptions may create another: the refusal's message
- * (409 conflict, quota_exceeded), or undefined.
+ * Whether an organization that holds `count` subscriptions may create another: a 409 conflict,
+ * quota_exceeded, when it holds the maximum.
+ */
+export const checkSubscriptionQuota = (count: number): Result.Result<void, Refusal> =>
+  count < MAX_SUBSCRIPTIONS_PER_ORGANIZATION
+    ? Result.void
+    : Result.fail(Refusal.conflict(
+      `An organization holds at most ${MAX_SUBSCRIPTIONS_PER_ORGANIZATION} webhook subscriptions (disabled ones included); delete one to make room`,
+      "quota_exceeded"
+    ))
+
+/**
+ * The message of `checkSubscriptionQuota`'s refusal, or undefined.
+ * @deprecated use `checkSubscriptionQuota` with `orRefuse` / `refusalError` (one mapping for every refusal).
  */
 export const subscriptionQuotaRefusal = (count: number): string | undefined =>
-  count < MAX_SUBSCRIPTIONS_PER_ORGANIZATION
-    ? undefined
-    : `An organization holds at most ${MAX_SUBSCRIPTIONS_PER_ORGANIZATION} webhook subscriptions (disabled ones included); delete one to make room`
+  Result.match(checkSubscriptionQuota(count), { onSuccess: () => undefined, onFailure: (refusal) => refusal.message })

@@ -1,12 +1,13 @@
 import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { created, ok } from "../Http/Respond.js"
-import { InvoicesRepo } from "./InvoicesRepo.js"
+import { Invoices } from "./Invoices.js"
 
+/** The invoices group over the `Invoices` service (which needs `InvoicesRepo`, provided by the server). */
 export const InvoicesHttp = HttpApiBuilder.group(Api, "invoices", (handlers) =>
   Effect.gen(function*() {
-    const repo = yield* InvoicesRepo
+    const repo = yield* Invoices
     return handlers
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -25,4 +26,4 @@ export const InvoicesHttp = HttpApiBuilder.group(Api, "invoices", (handlers) =>
       .handle("reissue", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.reissue(principal, params.id, payload ?? {}), created)))
   })
-)
+).pipe(Layer.provide(Invoices.layer))

@@ -1,12 +1,13 @@
 import { Api, CurrentPrincipal, pageRequest } from "@bizops/domain"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { created, ok } from "../Http/Respond.js"
-import { PaymentsRepo } from "./PaymentsRepo.js"
+import { Payments } from "./Payments.js"
 
+/** The payments group over the `Payments` service (which needs `PaymentsRepo`, provided by the server). */
 export const PaymentsHttp = HttpApiBuilder.group(Api, "payments", (handlers) =>
   Effect.gen(function*() {
-    const repo = yield* PaymentsRepo
+    const repo = yield* Payments
     return handlers
       .handle("list", ({ query }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -21,4 +22,4 @@ export const PaymentsHttp = HttpApiBuilder.group(Api, "payments", (handlers) =>
       .handle("update", ({ params, payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, params.id, payload), ok)))
   })
-)
+).pipe(Layer.provide(Payments.layer))

@@ -1,42 +1,25 @@
 import {
-  checkMoney,
-  checkRequestShape,
-  checkTarget,
   ClientId,
-  Conflict,
-  DEFAULT_CURRENCY,
+  fractionDigits,
   fromMinorUnits,
-  hasAtMostDigits,
-  immutableFieldsIn,
-  InvalidRequest,
-  invalidPayload,
   InvoiceId,
-  linkedRecordNotFound,
-  notFound,
   type PageRequest,
   Payment,
-  type PaymentCreate,
   PaymentId,
   type PaymentKind,
   type PaymentMethod,
-  type PaymentRefusal,
   type PaymentStatus,
-  type PaymentUpdate,
   type Principal,
   type RefundedPayment,
-  SaleId,
-  toMinorUnits
+  SaleId
 } from "@bizops/domain"
-import { Clock, Context, Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
-import { digitsOf, InvoicesRepo } from "../Invoices/InvoicesRepo.js"
-import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, definedOnly, findRow, getOf, listOf } from "../Sql/Lists.js"
-import { Outbox } from "../Webhooks/Outbox.js"
+import { conditions, findRow, getOf, listOf } from "../Sql/Lists.js"
 
-interface PaymentRow {
+export interface PaymentRow {
   readonly id: string
   readonly clientId: string | null
   readonly invoiceId: string | null
@@ -56,8 +39,8 @@ interface PaymentRow {
   readonly updatedAt: Date
 }
 
-const toPayment = (row: PaymentRow) => {
-  const digits = digitsOf(row.currency)
+export const toPayment = (row: PaymentRow) => {
+  const digits = fractionDigits(row.currency)
   return new Payment({
     id: PaymentId.make(row.id, { disableChecks: true }),
     clientId: row.clientId === null ? null : ClientId.make(row.clientId, { disableChecks: true }),
@@ -79,19 +62,24 @@ const toPayment = (row: PaymentRow) => {
   }, { disableChecks: true })
 }
 
-/** A refusal of the payment rules, as the API answers it. */
-const refused = (refusal: PaymentRefusal) =>
-  refusal.status === 409
-    ? new Conflict({ message: refusal.message, ...(refusal.detail === undefined ? {} : { details: { code: refusal.detail } }) })
-    : refusal.detail === "invalid_payload" || refusal.detail === undefined
-    ? invalidPayload([refusal.field ?? "body"], refusal.message.replace(/^[a-zA-Z]+: /, ""))
-    : new InvalidRequest({ message: refusal.message, details: { code: refusal.detail, ...(refusal.field === undefined ? {} : { field: refusal.field }) } })
+/** A new payment's row, as the `Payments` service decided it (amounts in minor units). */
+export interface NewPaymentRow {
+  readonly clientId: string
+  readonly invoiceId: string
+  readonly amountMinor: number
+  readonly currency: string
+  readonly receivedDate: string
+  readonly method: PaymentMethod
+  readonly kind: PaymentKind
+  readonly reference: string | null
+  readonly notes: string | null
+  readonly refundOfId: string | null
+  readonly at: Date
+}
 
 const makePaymentsRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
-  const outbox = yield* Outbox
-  const invoices = yield* InvoicesRepo
 
   const list = (
     principal: Principal,
@@ -114,111 +102,70 @@ const makePaymentsRepo = Effect.gen(function*() {
   const get = (principal: Principal, id: PaymentId) =>
     getOf(fast, "payments", principal.organizationId, id, "payment", toPayment)
 
-  const create = (principal: Principal, input: PaymentCreate) =>
-    sql.withTransaction(
-      Effect.gen(function*() {
-        const at = new Date(yield* Clock.currentTimeMillis)
-        const kind = input.kind ?? "payment"
-        const currency = input.currency ?? DEFAULT_CURRENCY
-        // The checks in the domain's order: the request alone, the invoice, then the money.
-        const shape = checkRequestShape({ kind, amount: input.amount, currency, clientId: input.clientId, refundOfId: input.refundOfId })
-        if (Result.isFailure(shape)) return yield* Effect.fail(refused(shape.failure))
-        if (input.invoiceId === undefined) {
-          return yield* Effect.fail(invalidPayload(["invoiceId"], "is required: a payment is recorded against an invoice (a sale carries its own payment)"))
-        }
-        const invoice = yield* invoices.findInvoice(principal, input.invoiceId, true)
-        if (invoice === undefined) return yield* Effect.fail(linkedRecordNotFound("invoiceId", "invoice"))
-        const [client] = yield* fast.rows(`SELECT 1 FROM clients WHERE organization_id = $1 AND id = $2`, [principal.organizationId, input.clientId])
-        if (client === undefined) return yield* Effect.fail(linkedRecordNotFound("clientId", "client"))
-        const digits = digitsOf(invoice.currency)
-        const request = { kind, amount: toMinorUnits(input.amount, digits), currency, clientId: input.clientId, refundOfId: input.refundOfId }
-        const target = { id: invoice.id, status: invoice.status, clientId: invoice.clientId, currency: invoice.currency, amountPaid: invoice.amountPaidMinor }
-        const fits = checkTarget(request, target)
-        if (Result.isFailure(fits)) return yield* Effect.fail(refused(fits.failure))
-        if (!hasAtMostDigits(input.amount, digits)) {
-          return yield* Effect.fail(invalidPayload(["amount"], `must have at most ${digits} decimal places in ${currency}`))
-        }
-        let original: RefundedPayment | undefined
-        if (input.refundOfId !== undefined) {
-          const [row] = yield* fast.rows<RefundedPayment>(
-            `SELECT p.kind, p.status, p.invoice_id, p.amount_minor AS amount,
-               (SELECT COALESCE(-sum(r.amount_minor), 0) FROM payments r
-                WHERE r.organization_id = p.organization_id AND r.refund_of_id = p.id AND r.status = 'succeeded') AS refunded
-             FROM payments p WHERE p.organization_id = $1 AND p.id = $2`,
-            [principal.organizationId, input.refundOfId]
-          )
-          if (row === undefined) return yield* Effect.fail(linkedRecordNotFound("refundOfId", "payment"))
-          original = row
-        }
-        const money = checkMoney(request, target, original)
-        if (Result.isFailure(money)) return yield* Effect.fail(refused(money.failure))
-        const amount = request.amount
-        const [row] = yield* fast.rows<PaymentRow>(
-          `INSERT INTO payments (id, organization_id, client_id, invoice_id, amount_minor, currency, received_date, method,
-             status, kind, reference, notes, net_amount_minor, refund_of_id, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, $5, $12, $13, $13)
-           RETURNING *`,
-          [
-            randomUUID(),
-            principal.organizationId,
-            input.clientId,
-            invoice.id,
-            amount,
-            currency,
-            input.receivedDate,
-            input.method,
-            kind,
-            input.reference ?? null,
-            input.notes ?? null,
-            input.refundOfId ?? null,
-            at
-          ]
-        )
-        const payment = toPayment(row)
-        const { after } = yield* invoices.settleAfterPayment(principal, invoice, at)
-        yield* outbox.created(principal, "payment", payment)
-        if (kind === "refund") {
-          yield* outbox.record(principal, "invoice_refunded", after, {
-            refund: { paymentId: payment.id, amount: -payment.amount, method: payment.method, reason: payment.notes }
-          })
-        }
-        return payment
-      })
-    ).pipe(refuseViolations)
+  /** Whether the organization has the client. */
+  const clientExists = (principal: Principal, clientId: string) =>
+    Effect.map(
+      fast.rows(`SELECT 1 FROM clients WHERE organization_id = $1 AND id = $2`, [principal.organizationId, clientId]),
+      (rows) => rows.length > 0
+    )
 
-  const update = (principal: Principal, id: PaymentId, input: PaymentUpdate) =>
-    sql.withTransaction(
-      Effect.gen(function*() {
-        const current = yield* findRow<PaymentRow>(fast, "payments", principal.organizationId, id, true)
-        if (current === undefined) return yield* Effect.fail(notFound("payment"))
-        const immutable = immutableFieldsIn(input)
-        if (immutable.length > 0) {
-          return yield* Effect.fail(
-            new Conflict({
-              message: `A payment cannot change after it is recorded, except its reference and notes (${immutable.join(", ")} named)`,
-              details: { code: "record_immutable", fields: immutable }
-            })
-          )
-        }
-        const values = definedOnly({ reference: input.reference, notes: input.notes })
-        if (Object.keys(values).length === 0) return toPayment(current)
-        const [row] = yield* sql<PaymentRow>`UPDATE payments SET ${sql.update({ ...values, updatedAt: new Date(yield* Clock.currentTimeMillis) })}
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-        const before = toPayment(current)
-        const updated = toPayment(row)
-        yield* outbox.updated(principal, "payment", before, updated)
-        return updated
-      })
-    ).pipe(refuseViolations)
+  /** The payment a refund names, with what its succeeded refunds already took back (minor units). */
+  const refundedPayment = (principal: Principal, id: string) =>
+    Effect.map(
+      fast.rows<RefundedPayment>(
+        `SELECT p.kind, p.status, p.invoice_id, p.amount_minor AS amount,
+           (SELECT COALESCE(-sum(r.amount_minor), 0) FROM payments r
+            WHERE r.organization_id = p.organization_id AND r.refund_of_id = p.id AND r.status = 'succeeded') AS refunded
+         FROM payments p WHERE p.organization_id = $1 AND p.id = $2`,
+        [principal.organizationId, id]
+      ),
+      ([row]): RefundedPayment | undefined => row
+    )
 
-  return { list, get, create, update } as const
+  /** Inserts a succeeded payment (its net amount is its amount) and returns it. */
+  const insert = (principal: Principal, row: NewPaymentRow) =>
+    Effect.map(
+      fast.rows<PaymentRow>(
+        `INSERT INTO payments (id, organization_id, client_id, invoice_id, amount_minor, currency, received_date, method,
+           status, kind, reference, notes, net_amount_minor, refund_of_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, $5, $12, $13, $13)
+         RETURNING *`,
+        [
+          randomUUID(),
+          principal.organizationId,
+          row.clientId,
+          row.invoiceId,
+          row.amountMinor,
+          row.currency,
+          row.receivedDate,
+          row.method,
+          row.kind,
+          row.reference,
+          row.notes,
+          row.refundOfId,
+          row.at
+        ]
+      ),
+      ([inserted]) => toPayment(inserted)
+    )
+
+  /** The payment's row, locked (FOR UPDATE) until the transaction ends. */
+  const lock = (principal: Principal, id: string) => findRow<PaymentRow>(fast, "payments", principal.organizationId, id, true)
+
+  /** Writes the named columns of a payment (camelCase names) and returns it. */
+  const updateColumns = (principal: Principal, id: string, columns: Record<string, unknown>) =>
+    Effect.map(
+      sql<PaymentRow>`UPDATE payments SET ${sql.update(columns)} WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`,
+      ([row]) => toPayment(row)
+    )
+
+  return { list, get, clientExists, refundedPayment, insert, lock, updateColumns } as const
 })
 
 /**
- * Payments, refunds and adjustments, always scoped by the caller's organization. Recording one locks
- * its invoice's row, checks the domain's payment rules, inserts it and re-derives the invoice's money
- * and status, all in one transaction, so that concurrent payments never lose an update.
+ * The payments' SQL, always scoped by the caller's organization: rows in and out, no rules and no other
+ * resource's repository (the `Payments` service orchestrates; see Payments.ts).
  */
 export class PaymentsRepo extends Context.Service<PaymentsRepo, Effect.Success<typeof makePaymentsRepo>>()("@bizops/server/PaymentsRepo") {
-  static readonly layer = Layer.effect(PaymentsRepo, makePaymentsRepo).pipe(Layer.provide(InvoicesRepo.layer))
+  static readonly layer = Layer.effect(PaymentsRepo, makePaymentsRepo)
 }

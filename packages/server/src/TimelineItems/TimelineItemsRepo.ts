@@ -3,17 +3,17 @@ import {
   type Audience,
   cascade,
   checkAnchor,
-  Conflict,
+  checkLockedDelete,
+  checkLockedUpdate,
   EventDayId,
   insertPosition,
-  invalidPayload,
   type ItemSchedule,
   linkedRecordNotFound,
-  lockedAllows,
   mergeAnchor,
   movePosition,
   moveTo,
   notFound,
+  orRefuse,
   type PageRequest,
   type Principal,
   TimelineItem,
@@ -22,7 +22,7 @@ import {
   type TimelineItemStatus,
   type TimelineItemUpdate
 } from "@bizops/domain"
-import { Clock, Context, Effect, Layer, Result } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import type { EventDayRow } from "../EventDays/EventDaysRepo.js"
@@ -100,8 +100,6 @@ const cascadeDay = (day: EventDayRow) => ({
 
 /** The day's order, as the database keeps it. */
 const DAY_ORDER = "sort_order, created_at, id"
-
-const recordImmutable = (message: string) => new Conflict({ message, details: { code: "record_immutable" } })
 
 const makeTimelineItemsRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -276,12 +274,9 @@ const makeTimelineItemsRepo = Effect.gen(function*() {
         const locked = yield* lockItem(principal, id)
         if (locked === undefined) return yield* Effect.fail(notFound("timeline item"))
         const current = locked.row
-        if (current.locked && !lockedAllows(input)) {
-          return yield* Effect.fail(recordImmutable("The item is locked; unlock it first with {\"locked\": false}"))
-        }
+        yield* orRefuse(checkLockedUpdate(current, input))
         const anchor = mergeAnchor(current, input)
-        const checked = checkAnchor(anchor)
-        if (Result.isFailure(checked)) return yield* Effect.fail(invalidPayload([checked.failure.field], checked.failure.message))
+        yield* orRefuse(checkAnchor(anchor))
         const { sortOrder, anchorType: _t, anchorKey: _k, requestedStartTime: _r, ...rest } = input
         const fields = {
           ...definedOnly(rest),
@@ -311,7 +306,7 @@ const makeTimelineItemsRepo = Effect.gen(function*() {
         const locked = yield* lockItem(principal, id)
         if (locked === undefined) return yield* Effect.fail(notFound("timeline item"))
         const current = locked.row
-        if (current.locked) return yield* Effect.fail(recordImmutable("The item is locked; unlock it before deleting it"))
+        yield* orRefuse(checkLockedDelete(current))
         const [before] = yield* withSchedules(principal, [current])
         yield* fast.rows(`DELETE FROM timeline_items WHERE organization_id = $1 AND id = $2`, [principal.organizationId, id])
         yield* fast.rows(
