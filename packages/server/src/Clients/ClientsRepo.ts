@@ -6,12 +6,12 @@ import {
   type ClientStatus,
   type ClientUpdate,
   DEFAULT_TAX_SETTINGS,
-  mergeTaxSettings,
-  InvalidRequest,
+  checkTaxSettings,
+  orRefuse,
   type PageRequest,
   type TaxSettings
 } from "@bizops/domain"
-import { Context, Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { makeResource } from "../Sql/Resource.js"
 
 interface ClientRow {
@@ -61,17 +61,8 @@ const taxColumns = (settings: TaxSettings) => ({
   taxRate: settings.taxRate
 })
 
-const taxSettingsOrFail = (current: TaxSettings, input: ClientCreate["taxSettings"]) =>
-  Result.match(mergeTaxSettings(current, input), {
-    onFailure: (message) =>
-      Effect.fail(
-        new InvalidRequest({
-          message,
-          details: { code: "invalid_payload", issues: [{ path: ["taxSettings", "taxRate"], message }] }
-        })
-      ),
-    onSuccess: Effect.succeed
-  })
+/** The tax settings after a request, or the domain's refusal as our error. */
+const taxSettingsOrFail = (current: TaxSettings, input: ClientCreate["taxSettings"]) => orRefuse(checkTaxSettings(current, input))
 
 const makeClientsRepo = Effect.gen(function*() {
   const clients = yield* makeResource({ table: "clients", resource: "client", what: "client", toResource: toClient })

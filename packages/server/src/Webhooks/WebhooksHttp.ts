@@ -1,4 +1,4 @@
-import { Api, CurrentPrincipal, offsetOf, pageRequest, paginationMeta } from "@bizops/domain"
+import { Api, offsetOf, pageRequest, paginationMeta } from "@bizops/domain"
 import { eventCatalogEntries } from "@bizops/webhooks"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
@@ -18,18 +18,13 @@ export const WebhooksHttp = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
         const from = offsetOf(page)
         return Effect.succeed(ok({ data: all.slice(from, from + page.pageSize), pagination: paginationMeta(page, all.length) }))
       })
-      .handle("list", ({ query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          Effect.map(repo.list(principal, { updatedSince: query.updatedSince }, pageRequest(query)), ok)))
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.create(principal, payload), created)))
-      .handle("get", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.get(principal, params.id), ok)))
-      .handle("update", ({ params, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.update(principal, params.id, payload), ok)))
-      .handle("delete", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => repo.remove(principal, params.id)))
-      .handle("deliveries", ({ params, query }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.deliveries(principal, params.id, pageRequest(query)), ok)))
-      .handle("redeliver", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.redeliver(principal, params.id, params.deliveryId), accepted)))
-      .handle("test", ({ params }) => Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(repo.test(principal, params.id), accepted)))
+      .handle("list", ({ query }) => Effect.map(repo.list(query, pageRequest(query)), ok))
+      .handle("create", ({ payload }) => Effect.map(repo.create(payload), created))
+      .handle("get", ({ params }) => Effect.map(repo.get(params.id), ok))
+      .handle("update", ({ params, payload }) => Effect.map(repo.update(params.id, payload), ok))
+      .handle("delete", ({ params }) => repo.remove(params.id))
+      .handle("deliveries", ({ params, query }) => Effect.map(repo.deliveries(params.id, pageRequest(query)), ok))
+      .handle("redeliver", ({ params }) => Effect.map(repo.redeliver(params.id, params.deliveryId), accepted))
+      .handle("test", ({ params }) => Effect.map(repo.test(params.id), accepted))
   })
 )

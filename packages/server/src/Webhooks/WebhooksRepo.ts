@@ -1,13 +1,14 @@
 import {
-  Conflict,
+  checkSubscriptionQuota,
+  CurrentPrincipal,
   DeliveryId,
   InvalidRequest,
   notFound,
   offsetOf,
   type PageRequest,
   paginationMeta,
+  orRefuse,
   type Principal,
-  subscriptionQuotaRefusal,
   type ValidationIssue,
   Webhook,
   type WebhookCreate,
@@ -16,12 +17,12 @@ import {
   type WebhookUpdate
 } from "@bizops/domain"
 import { checkTargetUrl, encodeEvent, isSubscribable } from "@bizops/webhooks"
-import { Clock, Context, Effect, Layer, Option, Result } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../Config.js"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, definedOnly, findRow as findOne, listPage } from "../Sql/Lists.js"
+import { makeResource } from "../Sql/Resource.js"
 
 interface WebhookRow {
   readonly id: string
@@ -103,6 +104,7 @@ const makeWebhooksRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
   const config = yield* AppConfig
+  const hooks = yield* makeResource({ table: "webhooks", what: "webhook", toResource: toWebhook })
 
   /** Event names must be in the catalog (or the one wildcard); URLs must pass the SSRF rules. */
   const validate = (input: { readonly url?: string | undefined; readonly events?: ReadonlyArray<string> | undefined }) => {
@@ -123,76 +125,44 @@ const makeWebhooksRepo = Effect.gen(function*() {
     return issues.length > 0 ? Effect.fail(invalid(issues)) : Effect.void
   }
 
-  const list = (principal: Principal, filters: { readonly updatedSince?: Date | undefined }, page: PageRequest) =>
-    listPage<WebhookRow>(fast, "webhooks", conditions(
-      ["organization_id = ?", principal.organizationId],
-      ["updated_at >= ?", filters.updatedSince]
-    ), page).pipe(
-      Effect.map(({ rows, pagination }) => ({ data: rows.map(toWebhook), pagination })),
-      Effect.orDie
-    )
-
-  const findRow = (principal: Principal, id: string, forUpdate = false) =>
-    Effect.map(findOne<WebhookRow>(fast, "webhooks", principal.organizationId, id, forUpdate), Option.fromNullishOr)
-
-  const get = (principal: Principal, id: WebhookId) =>
-    findRow(principal, id).pipe(
-      Effect.orDie,
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("webhook")), onSome: (row) => Effect.succeed(toWebhook(row)) }))
-    )
+  const list = (filters: { readonly updatedSince?: Date | undefined }, page: PageRequest) =>
+    hooks.list([["updated_at >= ?", filters.updatedSince]], page)
 
   /**
    * Creates a subscription within the organization's quota: the count and the insert run under a lock
    * of the organization's subscriptions, so concurrent creates cannot pass it together.
    */
-  const create = (principal: Principal, input: WebhookCreate) =>
-    sql.withTransaction(Effect.gen(function*() {
-      yield* validate(input)
-      yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${principal.organizationId}`}, 0))`
-      const counted = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks
-        WHERE organization_id = ${principal.organizationId}`
-      const refusal = subscriptionQuotaRefusal(counted[0]?.n ?? 0)
-      if (refusal !== undefined) return yield* Effect.fail(new Conflict({ message: refusal, details: { code: "quota_exceeded" } }))
-      const rows = yield* sql<WebhookRow>`INSERT INTO webhooks ${
-        sql.insert({
-          id: randomUUID(),
-          organizationId: principal.organizationId,
+  const create = (input: WebhookCreate) =>
+    hooks.create((_, principal) =>
+      Effect.gen(function*() {
+        yield* validate(input)
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${principal.organizationId}`}, 0))`
+        const counted = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks
+          WHERE organization_id = ${principal.organizationId}`
+        yield* orRefuse(checkSubscriptionQuota(counted[0]?.n ?? 0))
+        return {
           url: input.url,
           events: [...input.events],
           description: input.description ?? null,
           enabled: input.enabled ?? true,
           secret: input.secret ?? null
-        })
-      } RETURNING *`
-      return toWebhook(rows[0])
-    })).pipe(Effect.catchTag("SqlError", Effect.die))
+        }
+      })
+    )
 
-  const update = (principal: Principal, id: WebhookId, input: WebhookUpdate) =>
-    sql.withTransaction(
+  const update = (id: WebhookId, input: WebhookUpdate) =>
+    hooks.update(id, () =>
       Effect.gen(function*() {
-        const current = yield* findRow(principal, id, true)
-        if (Option.isNone(current)) return yield* Effect.fail(notFound("webhook"))
         yield* validate(input)
         const { events, ...fields } = input
-        const values = {
-          ...definedOnly(fields),
+        return {
+          ...fields,
           ...(events === undefined ? {} : { events: [...events] }),
           // Turning a subscription on again starts its failure clock anew.
           ...(input.enabled === true ? { failingSince: null, disabledReason: null } : {})
         }
-        if (Object.keys(values).length === 0) return toWebhook(current.value)
-        const rows = yield* sql<WebhookRow>`UPDATE webhooks SET ${sql.update({ ...values, updatedAt: new Date() })}
-          WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING *`
-        return toWebhook(rows[0])
       })
-    ).pipe(Effect.catchTag("SqlError", Effect.die))
-
-  const remove = (principal: Principal, id: WebhookId) =>
-    Effect.gen(function*() {
-      const rows = yield* sql<{ readonly id: string }>`DELETE FROM webhooks
-        WHERE organization_id = ${principal.organizationId} AND id = ${id} RETURNING id`
-      if (rows.length === 0) return yield* Effect.fail(notFound("webhook"))
-    }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
 
   const delivery = (principal: Principal, webhookId: string, deliveryId: string) =>
     Effect.map(
@@ -204,9 +174,10 @@ const makeWebhooksRepo = Effect.gen(function*() {
       (rows) => Option.map(Option.fromNullishOr(rows[0]), toDelivery)
     )
 
-  const deliveries = (principal: Principal, webhookId: WebhookId, page: PageRequest) =>
+  const deliveries = (webhookId: WebhookId, page: PageRequest) =>
     Effect.gen(function*() {
-      yield* get(principal, webhookId)
+      const principal = yield* CurrentPrincipal
+      yield* hooks.get(webhookId)
       const rows = yield* fast.rows<DeliveryRow & { readonly totalCount: number }>(
         `SELECT x.*, count(*) OVER () AS total_count FROM (${DELIVERY_SELECT}
            WHERE d.organization_id = $1 AND d.webhook_id = $2) x
@@ -220,9 +191,10 @@ const makeWebhooksRepo = Effect.gen(function*() {
       return { data: rows.map(toDelivery), pagination: paginationMeta(page, total) }
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-  const redeliver = (principal: Principal, webhookId: WebhookId, deliveryId: DeliveryId) =>
+  const redeliver = (webhookId: WebhookId, deliveryId: DeliveryId) =>
     Effect.gen(function*() {
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const principal = yield* CurrentPrincipal
+      const now = yield* hooks.now
       const rows = yield* fast.rows<{ readonly id: string }>(
         `UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, next_attempt_at = $4, updated_at = $4
          WHERE organization_id = $1 AND webhook_id = $2 AND id = $3 RETURNING id`,
@@ -236,10 +208,11 @@ const makeWebhooksRepo = Effect.gen(function*() {
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
   /** Queues a `ping` event for this subscription alone, whatever events it names. */
-  const test = (principal: Principal, webhookId: WebhookId) =>
+  const test = (webhookId: WebhookId) =>
     sql.withTransaction(Effect.gen(function*() {
-      const webhook = yield* get(principal, webhookId)
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const principal = yield* CurrentPrincipal
+      const webhook = yield* hooks.get(webhookId)
+      const now = yield* hooks.now
       const eventId = randomUUID()
       const deliveryId = randomUUID()
       const body = encodeEvent({ id: eventId, type: "ping", createdAt: now, organizationId: principal.organizationId, object: webhook })
@@ -255,7 +228,7 @@ const makeWebhooksRepo = Effect.gen(function*() {
       }))
     })).pipe(Effect.catchTag("SqlError", Effect.die))
 
-  return { list, get, create, update, remove, deliveries, redeliver, test } as const
+  return { list, get: hooks.get, create, update, remove: hooks.remove, deliveries, redeliver, test } as const
 })
 
 /** Webhook subscriptions and their deliveries, always scoped by the caller's organization. */
