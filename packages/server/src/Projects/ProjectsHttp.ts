@@ -1,14 +1,8 @@
-import { Api, pageRequest } from "@bizops/domain"
+import { Api } from "@bizops/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { created, ok } from "../Http/Respond.js"
+import { crudHandlers } from "../Http/Respond.js"
 import { ProjectsRepo } from "./ProjectsRepo.js"
 
 export const ProjectsHttp = HttpApiBuilder.group(Api, "projects", (handlers) =>
-  Effect.map(ProjectsRepo, (repo) =>
-    handlers
-      .handle("list", ({ query }) => Effect.map(repo.list(query, pageRequest(query)), ok))
-      .handle("create", ({ payload }) => Effect.map(repo.create(payload), created))
-      .handle("get", ({ params }) => Effect.map(repo.get(params.id), ok))
-      .handle("update", ({ params, payload }) => Effect.map(repo.update(params.id, payload), ok))
-      .handle("delete", ({ params }) => repo.remove(params.id))))
+  Effect.map(ProjectsRepo, (repo) => handlers.handleAll(crudHandlers(repo))))
