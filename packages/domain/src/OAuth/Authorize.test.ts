@@ -129,7 +129,7 @@ const expectedOf = (c: Case): Expected => {
 }
 
 const run = (c: Case) => {
-  const params = new URLSearchParams(pairsOf(c).map(([n, v]) => [n, v]))
+  const params = new URLSearchParams(pairsOf(c).map(([n, v]): [string, string] => [n, v]))
   const app = c.client === "unknown" ? undefined : appOf(c)
   return decideAuthorize(params, app)
 }

@@ -23,7 +23,7 @@ import {
 } from "./Token.js"
 
 const s256 = (verifier: string) => createHash("sha256").update(verifier, "ascii").digest("base64url")
-const form = (pairs: ReadonlyArray<readonly [string, string]>) => new URLSearchParams(pairs.map(([n, v]) => [n, v]))
+const form = (pairs: ReadonlyArray<readonly [string, string]>) => new URLSearchParams(pairs.map(([n, v]): [string, string] => [n, v]))
 const refusalOf = <A>(result: Result.Result<A, TokenRefusal>): TokenRefusal | undefined =>
   Result.isFailure(result) ? result.failure : undefined
 /** RFC 6749 5.2: error_description = 1*( %x20-21 / %x23-5B / %x5D-7E ). */
