@@ -1,5 +1,5 @@
 import { BusinessId, isKnownScope, OrganizationId, type Principal, type RateWindow } from "@bizops/domain"
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { CounterSql } from "../Sql/Fast.js"
 import { randomUUID } from "node:crypto"
@@ -51,14 +51,18 @@ export interface CountedPrincipal {
 const makeAccessRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const counter = yield* CounterSql
+  // The clock this service was built with (the server's), whoever calls it, as in SigningKeys.
+  const clock = yield* Clock.Clock
+  const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms))
 
   const createOrganization = (name: string) =>
     sql.withTransaction(
       Effect.gen(function*() {
         const organizationId = randomUUID()
         const businessId = randomUUID()
-        yield* sql`INSERT INTO organizations ${sql.insert({ id: organizationId, name })}`
-        yield* sql`INSERT INTO businesses ${sql.insert({ id: businessId, organizationId, name, isDefault: true })}`
+        const createdAt = yield* now
+        yield* sql`INSERT INTO organizations ${sql.insert({ id: organizationId, name, createdAt })}`
+        yield* sql`INSERT INTO businesses ${sql.insert({ id: businessId, organizationId, name, isDefault: true, createdAt })}`
         return { organizationId, businessId }
       })
     )
@@ -93,17 +97,19 @@ const makeAccessRepo = Effect.gen(function*() {
           keyHash: hashApiKey(apiKey),
           keyPrefix: displayPrefix(apiKey),
           scopes: Array.from(new Set(input.scopes)),
-          rateLimit: input.rateLimit ?? 1000
+          rateLimit: input.rateLimit ?? 1000,
+          createdAt: yield* now
         })
       }`
       return { id, apiKey, scopes: Array.from(new Set(input.scopes)) }
     })
 
   const revokeKey = (id: string) =>
-    Effect.map(
-      sql<{ readonly id: string }>`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${id} RETURNING id`,
-      (rows) => rows.length > 0
-    )
+    Effect.flatMap(now, (at) =>
+      Effect.map(
+        sql<{ readonly id: string }>`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id} RETURNING id`,
+        (rows) => rows.length > 0
+      ))
 
   /**
    * The principal of a valid, unrevoked key, and its request counted, in one round trip: the key

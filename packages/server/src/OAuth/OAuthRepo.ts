@@ -1,5 +1,5 @@
 import { BusinessId, checkRedirectUri, isOAuthScope, OrganizationId, type Principal, type RateWindow } from "@bizops/domain"
-import { Context, Effect, Layer, Result } from "effect"
+import { Clock, Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes, randomUUID } from "node:crypto"
 import { CounterSql, FastSql } from "../Sql/Fast.js"
@@ -101,6 +101,9 @@ const makeOAuthRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
   const counter = yield* CounterSql
+  // The clock this service was built with (the server's), whoever calls it, as in SigningKeys.
+  const clock = yield* Clock.Clock
+  const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms))
 
   // ---- Operator commands -------------------------------------------------------------------
 
@@ -115,7 +118,7 @@ const makeOAuthRepo = Effect.gen(function*() {
       const userId = randomUUID()
       const passwordHash = yield* Effect.promise(() => hashSecret(input.password))
       yield* sql.withTransaction(Effect.andThen(
-        fast.rows(`INSERT INTO users (id, email, password_hash) VALUES ($1, $2, $3)`, [userId, input.email, passwordHash]),
+        fast.rows(`INSERT INTO users (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`, [userId, input.email, passwordHash, yield* now]),
         fast.rows(`INSERT INTO user_organizations (user_id, organization_id) VALUES ($1, $2)`, [userId, input.organizationId])
       ))
       return { userId }
@@ -156,8 +159,8 @@ const makeOAuthRepo = Effect.gen(function*() {
       const clientId = `boc_${randomBytes(16).toString("hex")}`
       const clientSecret = randomToken("bos_")
       yield* fast.rows(
-        `INSERT INTO oauth_apps (id, client_id, secret_hash, name, description, homepage_url, logo_url, redirect_uris, scopes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        `INSERT INTO oauth_apps (id, client_id, secret_hash, name, description, homepage_url, logo_url, redirect_uris, scopes, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
         [
           randomUUID(),
           clientId,
@@ -167,7 +170,8 @@ const makeOAuthRepo = Effect.gen(function*() {
           input.homepageUrl ?? null,
           input.logoUrl ?? null,
           [...new Set(input.redirectUris)],
-          [...new Set(input.scopes)]
+          [...new Set(input.scopes)],
+          yield* now
         ]
       )
       return { clientId, clientSecret }
@@ -185,7 +189,7 @@ const makeOAuthRepo = Effect.gen(function*() {
       yield* existingApp(clientId)
       const clientSecret = randomToken("bos_")
       const hash = yield* Effect.promise(() => hashSecret(clientSecret))
-      yield* fast.rows(`UPDATE oauth_apps SET secret_hash = $2, updated_at = now() WHERE client_id = $1`, [clientId, hash])
+      yield* fast.rows(`UPDATE oauth_apps SET secret_hash = $2, updated_at = $3 WHERE client_id = $1`, [clientId, hash, yield* now])
       return { clientId, clientSecret }
     })
 
@@ -195,8 +199,8 @@ const makeOAuthRepo = Effect.gen(function*() {
       const app = yield* existingApp(clientId)
       yield* sql.withTransaction(Effect.gen(function*() {
         yield* fast.rows(
-          `UPDATE oauth_apps SET disabled_at = CASE WHEN $2 THEN coalesce(disabled_at, now()) END, updated_at = now() WHERE id = $1`,
-          [app.id, disabled]
+          `UPDATE oauth_apps SET disabled_at = CASE WHEN $2 THEN coalesce(disabled_at, $3) END, updated_at = $3 WHERE id = $1`,
+          [app.id, disabled, yield* now]
         )
         if (disabled) yield* revokeWhere(`app_id = $1`, [app.id], "app_disabled")
       }))
@@ -217,8 +221,8 @@ const makeOAuthRepo = Effect.gen(function*() {
   const revokeWhere = (condition: string, values: ReadonlyArray<unknown>, reason: string) =>
     Effect.gen(function*() {
       const revoked = yield* fast.rows<{ readonly id: string }>(
-        `UPDATE oauth_grants SET revoked_at = now(), revoked_reason = $${values.length + 1} WHERE ${condition} AND revoked_at IS NULL RETURNING id`,
-        [...values, reason]
+        `UPDATE oauth_grants SET revoked_at = $${values.length + 2}, revoked_reason = $${values.length + 1} WHERE ${condition} AND revoked_at IS NULL RETURNING id`,
+        [...values, reason, yield* now]
       )
       const ids = revoked.map((row) => row.id)
       if (ids.length > 0) {
