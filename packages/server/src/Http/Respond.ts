@@ -1,4 +1,4 @@
-import { type PageRequest, pageRequest } from "@bizops/domain"
+import { CurrentPrincipal, type PageRequest, pageRequest, type Principal } from "@bizops/domain"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 
@@ -16,6 +16,36 @@ export const created = <A>(body: A) => HttpServerResponse.jsonUnsafe(body, { sta
 /** The list query every list takes: the page asked for (the rest are the resource's filters). */
 type PageQuery = { readonly page?: number | undefined; readonly pageSize?: number | undefined }
 
+/** A list endpoint's handler: the repository's list with the page asked for, answered 200. */
+export const listWith = <Filters, E, R>(list: (filters: Filters, page: PageRequest) => Effect.Effect<unknown, E, R>) =>
+({ query }: { readonly query: Filters & PageQuery }) => Effect.map(list(query, pageRequest(query)), ok)
+
+/** A create endpoint's handler: answered 201 with the new record. */
+export const createWith = <Create, E, R>(create: (input: Create) => Effect.Effect<unknown, E, R>) =>
+({ payload }: { readonly payload: Create }) => Effect.map(create(payload), created)
+
+/** A get endpoint's handler (`/{id}`), answered 200. */
+export const getWith = <Id, E, R>(get: (id: Id) => Effect.Effect<unknown, E, R>) =>
+({ params }: { readonly params: { readonly id: Id } }) => Effect.map(get(params.id), ok)
+
+/** An update endpoint's handler (`PATCH /{id}`), answered 200 with the record after the change. */
+export const updateWith = <Id, Update, E, R>(update: (id: Id, input: Update) => Effect.Effect<unknown, E, R>) =>
+({ params, payload }: { readonly params: { readonly id: Id }; readonly payload: Update }) =>
+  Effect.map(update(params.id, payload), ok)
+
+/** A delete endpoint's handler (`DELETE /{id}`), answered 204. */
+export const deleteWith = <Id, E, R>(remove: (id: Id) => Effect.Effect<void, E, R>) =>
+({ params }: { readonly params: { readonly id: Id } }) => remove(params.id)
+
+/**
+ * A repository operation that takes the caller's principal first, with the principal read from the
+ * context (the authentication middleware provides it), for the handlers above.
+ */
+export const inOrganization = <Args extends ReadonlyArray<unknown>, A, E, R>(
+  operation: (principal: Principal, ...args: Args) => Effect.Effect<A, E, R>
+) =>
+(...args: Args) => Effect.flatMap(CurrentPrincipal, (principal) => operation(principal, ...args))
+
 /**
  * The handlers of a group with list, create, get, update and delete, for a repository with those
  * operations (the resource mechanism's): `handlers.handleAll(crudHandlers(repo))`. The types come from
@@ -28,10 +58,9 @@ export const crudHandlers = <Filters, Create, Update, Id, E, R>(repo: {
   readonly update: (id: Id, input: Update) => Effect.Effect<unknown, E, R>
   readonly remove: (id: Id) => Effect.Effect<void, E, R>
 }) => ({
-  list: ({ query }: { readonly query: Filters & PageQuery }) => Effect.map(repo.list(query, pageRequest(query)), ok),
-  create: ({ payload }: { readonly payload: Create }) => Effect.map(repo.create(payload), created),
-  get: ({ params }: { readonly params: { readonly id: Id } }) => Effect.map(repo.get(params.id), ok),
-  update: ({ params, payload }: { readonly params: { readonly id: Id }; readonly payload: Update }) =>
-    Effect.map(repo.update(params.id, payload), ok),
-  delete: ({ params }: { readonly params: { readonly id: Id } }) => repo.remove(params.id)
+  list: listWith(repo.list),
+  create: createWith(repo.create),
+  get: getWith(repo.get),
+  update: updateWith(repo.update),
+  delete: deleteWith(repo.remove)
 })

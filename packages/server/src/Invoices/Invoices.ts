@@ -13,7 +13,6 @@ import {
   type InvoiceCreate,
   type InvoiceId,
   type InvoiceReissue,
-  type InvoiceStatus,
   type InvoiceUpdate,
   invoiceDates,
   invoiceTotals,
@@ -37,7 +36,7 @@ import { refuseViolations } from "../Sql/Constraints.js"
 import { definedOnly } from "../Sql/Lists.js"
 import { Outbox } from "../Webhooks/Outbox.js"
 import { type InvoiceRow, type StoredLine, toInvoice } from "./InvoiceRows.js"
-import { InvoicesRepo } from "./InvoicesRepo.js"
+import { type InvoiceFilters, InvoicesRepo } from "./InvoicesRepo.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -49,17 +48,7 @@ const makeInvoices = Effect.gen(function*() {
 
   const today = Effect.map(now, utcDate)
 
-  const list = (
-    principal: Principal,
-    filters: {
-      readonly clientId?: string | undefined
-      readonly status?: InvoiceStatus | undefined
-      readonly overdue?: boolean | undefined
-      readonly supersedesInvoice?: string | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest
-  ) => Effect.flatMap(today, (day) => rows.list(principal, filters, page, day))
+  const list = (principal: Principal, filters: InvoiceFilters, page: PageRequest) => Effect.flatMap(today, (day) => rows.list(principal, filters, page, day))
 
   const get = (principal: Principal, id: InvoiceId) =>
     Effect.gen(function*() {

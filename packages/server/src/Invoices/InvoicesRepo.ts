@@ -11,49 +11,27 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FastSql } from "../Sql/Fast.js"
 import { conditions, findRow, listOf } from "../Sql/Lists.js"
-import { type InvoiceRow, overdueCondition, type StoredLine, toInvoice } from "./InvoiceRows.js"
+import { type InvoiceRow, overdueCondition, toInvoice } from "./InvoiceRows.js"
 
 /** A new invoice's row, as the `Invoices` service computed it (money in minor units). */
-export interface NewInvoiceRow {
-  readonly id: string
-  readonly invoiceNumber: string
-  readonly clientId: string
-  readonly billingContactId: string | null
-  readonly status: InvoiceStatus
-  readonly subject: string | null
-  readonly issueDate: string
-  readonly dueDate: string
-  readonly currency: string
-  readonly taxRate: number
-  readonly subtotalMinor: number
-  readonly discountMinor: number
-  readonly taxMinor: number
-  readonly totalMinor: number
-  readonly paymentTerms: string | null
-  readonly notes: string | null
-  readonly lineItems: ReadonlyArray<StoredLine>
-  readonly sentAt: Date | null
-  readonly paidAt: Date | null
-  readonly supersedesInvoiceId: string | null
-  readonly at: Date
+export type NewInvoiceRow =
+  & Omit<InvoiceRow, "amountPaidMinor" | "balanceDueMinor" | "voidedAt" | "projectIds" | "createdAt" | "updatedAt">
+  & { readonly taxRate: number; readonly at: Date }
+
+/** The filters of the invoice list. */
+export interface InvoiceFilters {
+  readonly clientId?: string | undefined
+  readonly status?: InvoiceStatus | undefined
+  readonly overdue?: boolean | undefined
+  readonly supersedesInvoice?: string | undefined
+  readonly updatedSince?: Date | undefined
 }
 
 const makeInvoicesRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
 
-  const list = (
-    principal: Principal,
-    filters: {
-      readonly clientId?: string | undefined
-      readonly status?: InvoiceStatus | undefined
-      readonly overdue?: boolean | undefined
-      readonly supersedesInvoice?: string | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest,
-    day: string
-  ) =>
+  const list = (principal: Principal, filters: InvoiceFilters, page: PageRequest, day: string) =>
     listOf(fast, "invoice_rows", conditions(
         ["organization_id = ?", principal.organizationId],
         ["client_id = ?", filters.clientId],

@@ -26,7 +26,7 @@ import { InvoicesRepo } from "../Invoices/InvoicesRepo.js"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { definedOnly } from "../Sql/Lists.js"
 import { Outbox } from "../Webhooks/Outbox.js"
-import { PaymentsRepo, toPayment } from "./PaymentsRepo.js"
+import { type PaymentFilters, PaymentsRepo, toPayment } from "./PaymentsRepo.js"
 
 const makePayments = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -34,16 +34,7 @@ const makePayments = Effect.gen(function*() {
   const invoices = yield* Invoices
   const outbox = yield* Outbox
 
-  const list = (
-    principal: Principal,
-    filters: {
-      readonly saleId?: string | undefined
-      readonly invoiceId?: string | undefined
-      readonly clientId?: string | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest
-  ) => payments.list(principal, filters, page)
+  const list = (principal: Principal, filters: PaymentFilters, page: PageRequest) => payments.list(principal, filters, page)
 
   const get = (principal: Principal, id: PaymentId) => payments.get(principal, id)
 

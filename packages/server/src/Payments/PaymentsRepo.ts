@@ -77,20 +77,19 @@ export interface NewPaymentRow {
   readonly at: Date
 }
 
+/** The filters of the payment list. */
+export interface PaymentFilters {
+  readonly saleId?: string | undefined
+  readonly invoiceId?: string | undefined
+  readonly clientId?: string | undefined
+  readonly updatedSince?: Date | undefined
+}
+
 const makePaymentsRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
 
-  const list = (
-    principal: Principal,
-    filters: {
-      readonly saleId?: string | undefined
-      readonly invoiceId?: string | undefined
-      readonly clientId?: string | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest
-  ) =>
+  const list = (principal: Principal, filters: PaymentFilters, page: PageRequest) =>
     listOf(fast, "payments", conditions(
       ["organization_id = ?", principal.organizationId],
       ["sale_id = ?", filters.saleId],
