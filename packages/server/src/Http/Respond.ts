@@ -64,3 +64,19 @@ export const crudHandlers = <Filters, Create, Update, Id, E, R>(repo: {
   update: updateWith(repo.update),
   delete: deleteWith(repo.remove)
 })
+
+/** `crudHandlers` for a repository or service whose operations take the caller's principal first. */
+export const crudHandlersInOrganization = <Filters, Create, Update, Id, E, R>(service: {
+  readonly list: (principal: Principal, filters: Filters, page: PageRequest) => Effect.Effect<unknown, E, R>
+  readonly create: (principal: Principal, input: Create) => Effect.Effect<unknown, E, R>
+  readonly get: (principal: Principal, id: Id) => Effect.Effect<unknown, E, R>
+  readonly update: (principal: Principal, id: Id, input: Update) => Effect.Effect<unknown, E, R>
+  readonly remove: (principal: Principal, id: Id) => Effect.Effect<void, E, R>
+}) =>
+  crudHandlers({
+    list: inOrganization(service.list),
+    create: inOrganization(service.create),
+    get: inOrganization(service.get),
+    update: inOrganization(service.update),
+    remove: inOrganization(service.remove)
+  })
