@@ -4,6 +4,7 @@ import { Effect, Exit, Result } from "effect"
 import * as fc from "fast-check"
 import { checkTaxSettings, DEFAULT_TAX_SETTINGS, mergeTaxSettings } from "../Clients/Client.js"
 import { checkInvoiceDates, invoiceDatesInOrder } from "../Invoices/Invoice.js"
+import { checkProjectDates } from "../Projects/Project.js"
 import { checkLockedDelete, checkLockedUpdate, lockedAllows } from "../TimelineItems/TimelineItem.js"
 import { checkSubscriptionQuota, MAX_SUBSCRIPTIONS_PER_ORGANIZATION, subscriptionQuotaRefusal } from "../Webhooks/Webhook.js"
 import { DetailCode, errorCodeOf } from "./Errors.js"
@@ -64,6 +65,18 @@ const dates = fc.oneof(
 ).map(([a, b]) => [dayOf(a), dayOf(b)] as const)
 
 describe("the rules that refuse with it", () => {
+  // The project date check: refused exactly when both dates are given and out of order, on endDate.
+  prop("checkProjectDates refuses exactly an end date before the start date", [fc.option(dates, { nil: undefined }), fc.boolean()], ([pair, startOnly]) => {
+    const [startDate, endDate] = pair === undefined ? [null, null] : startOnly ? [pair[0], null] : pair
+    const result = checkProjectDates({ startDate, endDate })
+    expect(Result.isSuccess(result)).toBe(startDate === null || endDate === null || startDate <= endDate)
+    if (Result.isFailure(result)) {
+      expect(result.failure).toMatchObject({ kind: "invalid", detail: "invalid_payload", path: ["endDate"], message: "must be on or after startDate" })
+      expect(refusalError(result.failure).message).toBe("endDate: must be on or after startDate")
+    }
+  })
+
+
   // The invoice date check: refused exactly when the dates are out of order, on dueDate, naming the issue date.
   prop("checkInvoiceDates refuses exactly a due date before the issue date", [dates], ([[issueDate, dueDate]]) => {
     const result = checkInvoiceDates({ issueDate, dueDate })

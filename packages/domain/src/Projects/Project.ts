@@ -1,6 +1,7 @@
-import { Schema } from "effect"
+import { Result, Schema } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
+import { Refusal } from "../Common/Refusal.js"
 import { BoundedString, BusinessId, DateOnly, DateTime, MoneyAmount, Uuid } from "../Common/Values.js"
 
 export const ProjectId = Uuid.pipe(Schema.brand("ProjectId"))
@@ -39,6 +40,13 @@ export const datesInOrder = (p: { readonly startDate?: string | null | undefined
   p.startDate == null || p.endDate == null || p.startDate <= p.endDate
 
 const datesMessage = "must be on or after startDate"
+
+/**
+ * The dates a project ends up with (a change merged over the current ones) are in order: else 400
+ * invalid_payload on endDate, as the bodies' own check answers.
+ */
+export const checkProjectDates = (p: { readonly startDate: string | null; readonly endDate: string | null }): Result.Result<void, Refusal> =>
+  datesInOrder(p) ? Result.void : Result.fail(Refusal.invalid(["endDate"], datesMessage))
 
 export const ProjectCreate = Schema.Struct({
   name: fields.name,

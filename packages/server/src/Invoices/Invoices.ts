@@ -161,12 +161,15 @@ const makeInvoices = Effect.gen(function*() {
       return { before, after }
     })
 
+  /** The invoice's row, locked for the change the caller's transaction makes; 404 when there is none. */
+  const locked = (principal: Principal, id: InvoiceId) =>
+    Effect.flatMap(rows.findInvoice(principal, id, true), (row) => row === undefined ? Effect.fail(notFound("invoice")) : Effect.succeed(row))
+
   const update = (principal: Principal, id: InvoiceId, input: InvoiceUpdate) =>
     sql.withTransaction(
       Effect.gen(function*() {
         const at = yield* now
-        const current = yield* rows.findInvoice(principal, id, true)
-        if (current === undefined) return yield* Effect.fail(notFound("invoice"))
+        const current = yield* locked(principal, id)
         const move = yield* orRefuse(decideMove({ status: current.status, amountPaid: current.amountPaidMinor }, input.status))
         const { status: _status, projectIds, ...rest } = input
         const fields = definedOnly(rest)
@@ -191,8 +194,7 @@ const makeInvoices = Effect.gen(function*() {
   const remove = (principal: Principal, id: InvoiceId) =>
     sql.withTransaction(
       Effect.gen(function*() {
-        const current = yield* rows.findInvoice(principal, id, true)
-        if (current === undefined) return yield* Effect.fail(notFound("invoice"))
+        const current = yield* locked(principal, id)
         yield* orRefuse(checkDeletable({ status: current.status, paymentCount: yield* rows.paymentCount(principal, id) }))
         yield* rows.remove(principal, id)
         yield* outbox.deleted(principal, "invoice", toInvoice(current, utcDate(yield* now)))
@@ -203,8 +205,7 @@ const makeInvoices = Effect.gen(function*() {
     sql.withTransaction(
       Effect.gen(function*() {
         const at = yield* now
-        const original = yield* rows.findInvoice(principal, id, true)
-        if (original === undefined) return yield* Effect.fail(notFound("invoice"))
+        const original = yield* locked(principal, id)
         const decision = yield* orRefuse(decideReissue({
           status: original.status,
           amountPaid: original.amountPaidMinor,

@@ -1,10 +1,10 @@
 import {
   BusinessId,
   ClientId,
-  datesInOrder,
+  checkProjectDates,
   fromMinorUnits,
-  invalidPayload,
   linkedRecordNotFound,
+  orRefuse,
   type PageRequest,
   type Principal,
   Project,
@@ -99,7 +99,7 @@ const makeProjectsRepo = Effect.gen(function*() {
           startDate: input.startDate === undefined ? current.startDate : input.startDate,
           endDate: input.endDate === undefined ? current.endDate : input.endDate
         }
-        if (!datesInOrder(dates)) return yield* Effect.fail(invalidPayload(["endDate"], "must be on or after startDate"))
+        yield* orRefuse(checkProjectDates(dates))
         const businessId = input.clientId === undefined ? {} : { businessId: yield* clientBusiness(principal, input.clientId) }
         return { ...values, ...businessId }
       })

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { Outbox, type ResourceEventName } from "../Webhooks/Outbox.js"
 import { refuseViolations } from "./Constraints.js"
 import { FastSql } from "./Fast.js"
-import { type Condition, conditions, definedOnly, findRow, listOf } from "./Lists.js"
+import { type Condition, conditions, definedOnly, findRow, getOf, listOf } from "./Lists.js"
 
 /**
  * What a tenant-scoped resource declares: its table, how a row becomes the resource, and its name in
@@ -52,11 +52,7 @@ export const makeResource = <Row extends object, A extends object>(spec: Resourc
 
     /** The organization's record by id, or 404. */
     const get = (id: string) =>
-      Effect.flatMap(CurrentPrincipal, (principal) =>
-        find(principal, id).pipe(
-          Effect.orDie,
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(spec.what)), onSome: (row) => Effect.succeed(spec.toResource(row)) }))
-        ))
+      Effect.flatMap(CurrentPrincipal, (principal) => getOf(fast, spec.table, principal.organizationId, id, spec.what, spec.toResource))
 
     /**
      * Inserts a record: `columns` gives its columns for a new id (it may do more in the transaction, such
