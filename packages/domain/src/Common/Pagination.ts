@@ -29,6 +29,9 @@ export const ListParams = {
   updatedSince: Schema.optionalKey(DateTimeParam)
 }
 
+/** The filters of a list: its query's fields but the page asked for (`Filters<typeof PaymentListParams>`). */
+export type Filters<Params extends { readonly Type: object }> = Omit<Params["Type"], "page" | "pageSize">
+
 export interface PageRequest {
   readonly page: number
   readonly pageSize: number

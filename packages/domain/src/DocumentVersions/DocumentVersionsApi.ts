@@ -1,24 +1,11 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Schema } from "effect"
-import { Authentication, RequiredScope } from "../Common/Auth.js"
-import { ApiErrors, NotFoundResponse } from "../Common/Errors.js"
+import { readEndpoints, resourceGroup } from "../Common/Crud.js"
 import { DocumentVersion, DocumentVersionId, DocumentVersionList, DocumentVersionListParams } from "./DocumentVersion.js"
 
-export class DocumentVersionsApi extends HttpApiGroup.make("documentVersions")
-  .add(
-    HttpApiEndpoint.get("list", "/document-versions", { query: DocumentVersionListParams, success: DocumentVersionList, error: ApiErrors })
-      .annotate(RequiredScope, "document-versions:read")
-      .annotate(
-        OpenApi.Description,
-        "Lists every version (issued, superseded and voided), newest first: the audit trail. Filters documentType, documentId, versionStatus. Scope document-versions:read."
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("get", "/document-versions/:id", { params: Schema.Struct({ id: DocumentVersionId }), success: DocumentVersion, error: [...ApiErrors, NotFoundResponse] })
-      .annotate(RequiredScope, "document-versions:read")
-      .annotate(OpenApi.Description, "Retrieves an issued version; a superseded or voided one is 404. Scope document-versions:read.")
-  )
-  .middleware(Authentication)
-  .prefix("/api/v1")
-  .annotate(OpenApi.Title, "Document versions")
-{}
+const versions = readEndpoints("document-versions", { id: DocumentVersionId, resource: DocumentVersion, listQuery: DocumentVersionListParams, list: DocumentVersionList }, {
+  what: "a document version",
+  list: "Lists every version (issued, superseded and voided), newest first: the audit trail. Filters documentType, documentId, versionStatus.",
+  get: "Retrieves an issued version; a superseded or voided one is 404."
+})
+
+/** Read-only: versions are issued by the documents they belong to. */
+export class DocumentVersionsApi extends resourceGroup("documentVersions", "Document versions", versions.list, versions.get) {}

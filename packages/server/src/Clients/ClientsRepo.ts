@@ -1,35 +1,25 @@
 import {
-  BusinessId,
+  checkTaxSettings,
   Client,
   type ClientCreate,
   ClientId,
-  type ClientStatus,
+  type ClientListParams,
   type ClientUpdate,
   DEFAULT_TAX_SETTINGS,
-  checkTaxSettings,
+  type Filters,
   orRefuse,
   type PageRequest,
   type TaxSettings
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
+import { byFilters } from "../Sql/Lists.js"
 import { makeResource } from "../Sql/Resource.js"
+import type { RowOf } from "../Sql/Rows.js"
 
-interface ClientRow {
-  readonly id: string
-  readonly businessId: string
-  readonly name: string
-  readonly status: ClientStatus
-  readonly notes: string | null
+type ClientRow = Omit<RowOf<typeof Client>, "taxSettings"> & {
   readonly taxDefaultTaxable: boolean
   readonly taxOverrideRate: boolean
   readonly taxRate: number | null
-  readonly invoiceRemindersEnabled: boolean
-  readonly attachInvoicePdf: boolean
-  readonly attachReceiptPdf: boolean
-  readonly recurringBilling: Client["recurringBilling"]
-  readonly sourceSubmissionId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
 }
 
 const taxSettingsOf = (row: ClientRow): TaxSettings => ({
@@ -38,22 +28,7 @@ const taxSettingsOf = (row: ClientRow): TaxSettings => ({
   taxRate: row.taxRate
 })
 
-const toClient = (row: ClientRow) =>
-  new Client({
-    id: ClientId.make(row.id, { disableChecks: true }),
-    name: row.name,
-    status: row.status,
-    businessId: BusinessId.make(row.businessId, { disableChecks: true }),
-    notes: row.notes,
-    taxSettings: taxSettingsOf(row),
-    invoiceRemindersEnabled: row.invoiceRemindersEnabled,
-    attachInvoicePdf: row.attachInvoicePdf,
-    attachReceiptPdf: row.attachReceiptPdf,
-    recurringBilling: row.recurringBilling,
-    sourceSubmissionId: row.sourceSubmissionId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  }, { disableChecks: true })
+const toClient = (row: ClientRow) => new Client({ ...row, taxSettings: taxSettingsOf(row) }, { disableChecks: true })
 
 const taxColumns = (settings: TaxSettings) => ({
   taxDefaultTaxable: settings.defaultTaxable,
@@ -67,8 +42,7 @@ const taxSettingsOrFail = (current: TaxSettings, input: ClientCreate["taxSetting
 const makeClientsRepo = Effect.gen(function*() {
   const clients = yield* makeResource({ table: "clients", resource: "client", what: "client", toResource: toClient })
 
-  const list = (filters: { readonly status?: ClientStatus | undefined; readonly updatedSince?: Date | undefined }, page: PageRequest) =>
-    clients.list([["status = ?", filters.status], ["updated_at >= ?", filters.updatedSince]], page)
+  const list = (filters: Filters<typeof ClientListParams>, page: PageRequest) => clients.list(byFilters(filters), page)
 
   const create = (input: ClientCreate) =>
     clients.create((_, principal) =>

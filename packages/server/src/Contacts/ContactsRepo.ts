@@ -1,47 +1,23 @@
 import {
-  ClientId,
   Contact,
   type ContactCreate,
   ContactId,
-  type ContactRole,
+  type ContactListParams,
   type ContactUpdate,
+  type Filters,
   type PageRequest,
   type Principal
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { definedOnly } from "../Sql/Lists.js"
+import { byFilters, definedOnly } from "../Sql/Lists.js"
+import { fromRow, type RowOf } from "../Sql/Rows.js"
 import { makeResource } from "../Sql/Resource.js"
 import { Outbox } from "../Webhooks/Outbox.js"
 
-interface ContactRow {
-  readonly id: string
-  readonly clientId: string | null
-  readonly name: string
-  readonly email: string | null
-  readonly phone: string | null
-  readonly title: string | null
-  readonly role: ContactRole
-  readonly isPrimary: boolean
-  readonly sourceSubmissionId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+type ContactRow = RowOf<typeof Contact>
 
-const toContact = (row: ContactRow) =>
-  new Contact({
-    id: ContactId.make(row.id, { disableChecks: true }),
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    title: row.title,
-    role: row.role,
-    isPrimary: row.isPrimary,
-    clientId: row.clientId === null ? null : ClientId.make(row.clientId, { disableChecks: true }),
-    sourceSubmissionId: row.sourceSubmissionId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  }, { disableChecks: true })
+const toContact = fromRow(Contact)
 
 const makeContactsRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -68,8 +44,7 @@ const makeContactsRepo = Effect.gen(function*() {
       }
     })
 
-  const list = (filters: { readonly clientId?: ClientId | undefined; readonly updatedSince?: Date | undefined }, page: PageRequest) =>
-    contacts.list([["client_id = ?", filters.clientId], ["updated_at >= ?", filters.updatedSince]], page)
+  const list = (filters: Filters<typeof ContactListParams>, page: PageRequest) => contacts.list(byFilters(filters), page)
 
   const create = (input: ContactCreate) =>
     contacts.create((id, principal) =>

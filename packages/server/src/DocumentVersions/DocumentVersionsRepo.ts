@@ -2,67 +2,21 @@ import {
   canonicalJson,
   DocumentVersion,
   DocumentVersionId,
+  type DocumentVersionListParams,
   type DocumentType,
+  type Filters,
   notFound,
   type PageRequest,
-  type Principal,
-  type VersionStatus
+  type Principal
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, findRow, listOf } from "../Sql/Lists.js"
+import { byFilters } from "../Sql/Lists.js"
+import { makeResource } from "../Sql/Resource.js"
+import { fromRow } from "../Sql/Rows.js"
 
-interface DocumentVersionRow {
-  readonly id: string
-  readonly documentType: DocumentType
-  readonly documentId: string | null
-  readonly documentRef: { readonly relationTo: string; readonly value: string } | null
-  readonly versionNumber: number
-  readonly subVersionNumber: number
-  readonly versionStatus: VersionStatus
-  readonly contentHash: string
-  readonly currency: string
-  readonly issuedAt: Date | null
-  readonly viewedAt: Date | null
-  readonly acceptedAt: Date | null
-  readonly acceptedBy: "client" | "operator" | "signing" | "backfill" | null
-  readonly supersededAt: Date | null
-  readonly supersededByVersionId: string | null
-  readonly voidedAt: Date | null
-  readonly quoteConvertedAt: Date | null
-  readonly expiresAt: Date | null
-  readonly engagementProjectId: string | null
-  readonly parentVersionId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
-
-const toDocumentVersion = (row: DocumentVersionRow) =>
-  new DocumentVersion({
-    id: DocumentVersionId.make(row.id, { disableChecks: true }),
-    documentType: row.documentType,
-    documentId: row.documentId,
-    documentRef: row.documentRef === null ? null : { relationTo: row.documentRef.relationTo, value: row.documentRef.value },
-    versionNumber: row.versionNumber,
-    subVersionNumber: row.subVersionNumber,
-    versionStatus: row.versionStatus,
-    contentHash: row.contentHash,
-    currency: row.currency,
-    issuedAt: row.issuedAt,
-    viewedAt: row.viewedAt,
-    acceptedAt: row.acceptedAt,
-    acceptedBy: row.acceptedBy,
-    supersededAt: row.supersededAt,
-    voidedAt: row.voidedAt,
-    quoteConvertedAt: row.quoteConvertedAt,
-    expiresAt: row.expiresAt,
-    engagementProjectId: row.engagementProjectId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    supersededByVersionId: row.supersededByVersionId === null ? null : DocumentVersionId.make(row.supersededByVersionId, { disableChecks: true }),
-    parentVersionId: row.parentVersionId === null ? null : DocumentVersionId.make(row.parentVersionId, { disableChecks: true })
-  }, { disableChecks: true })
+const toDocumentVersion = fromRow(DocumentVersion)
 
 /** The collection a document type's records live in, as `documentRef.relationTo` names it. */
 const RELATION: Record<DocumentType, string> = {
@@ -77,33 +31,14 @@ export const contentHash = (content: unknown): string => createHash("sha256").up
 const makeDocumentVersionsRepo = Effect.gen(function*() {
   const fast = yield* FastSql
 
-  const list = (
-    principal: Principal,
-    filters: {
-      readonly documentType?: DocumentType | undefined
-      readonly documentId?: string | undefined
-      readonly versionStatus?: VersionStatus | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest
-  ) =>
-    listOf(fast, "document_version_rows", conditions(
-      ["organization_id = ?", principal.organizationId],
-      ["document_type = ?", filters.documentType],
-      ["document_id = ?", filters.documentId],
-      ["version_status = ?", filters.versionStatus],
-      ["updated_at >= ?", filters.updatedSince]
-    ), page, toDocumentVersion)
+  const versions = yield* makeResource({ table: "document_version_rows", what: "document version", toResource: toDocumentVersion })
 
-  const get = (principal: Principal, id: DocumentVersionId) =>
-    findRow<DocumentVersionRow>(fast, "document_version_rows", principal.organizationId, id).pipe(
-      Effect.orDie,
-      Effect.flatMap((row) =>
-        row === undefined || row.versionStatus !== "issued"
-          ? Effect.fail(notFound("document version"))
-          : Effect.succeed(toDocumentVersion(row))
-      )
-    )
+  const list = (filters: Filters<typeof DocumentVersionListParams>, page: PageRequest) =>
+    versions.list(byFilters(filters), page)
+
+  /** An issued version; a superseded or voided one is 404 (the list shows them all). */
+  const get = (id: DocumentVersionId) =>
+    Effect.flatMap(versions.get(id), (version) => version.versionStatus === "issued" ? Effect.succeed(version) : Effect.fail(notFound("document version")))
 
   /**
    * Issues a version of a document with this content, superseding the issued one, unless the issued

@@ -4,41 +4,26 @@ import {
   EventDay,
   type EventDayCreate,
   EventDayId,
+  type EventDayListParams,
   type EventDayUpdate,
+  type Filters,
   NO_VENUE,
   type PageRequest,
-  ProjectId,
   venueOf
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
+import { byFilters } from "../Sql/Lists.js"
 import { makeResource } from "../Sql/Resource.js"
+import type { RowOf } from "../Sql/Rows.js"
 
-export interface EventDayRow {
-  readonly id: string
-  readonly projectId: string | null
-  readonly date: string
-  readonly timeZone: string
-  readonly startTime: string
-  readonly keyMoments: Readonly<Record<string, string>>
+export type EventDayRow = Omit<RowOf<typeof EventDay>, "venue"> & {
   readonly venueName: string | null
   readonly venueLatitude: number | null
   readonly venueLongitude: number | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
 }
 
 export const toEventDay = (row: EventDayRow) =>
-  new EventDay({
-    id: EventDayId.make(row.id, { disableChecks: true }),
-    projectId: row.projectId === null ? null : ProjectId.make(row.projectId, { disableChecks: true }),
-    date: row.date,
-    timeZone: row.timeZone,
-    startTime: row.startTime,
-    keyMoments: row.keyMoments,
-    venue: { name: row.venueName, latitude: row.venueLatitude, longitude: row.venueLongitude },
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  }, { disableChecks: true })
+  new EventDay({ ...row, venue: { name: row.venueName, latitude: row.venueLatitude, longitude: row.venueLongitude } }, { disableChecks: true })
 
 /** The columns of a venue. */
 const venueColumns = (venue: { readonly name: string | null; readonly latitude: number | null; readonly longitude: number | null }) => ({
@@ -50,8 +35,7 @@ const venueColumns = (venue: { readonly name: string | null; readonly latitude: 
 const makeEventDaysRepo = Effect.gen(function*() {
   const days = yield* makeResource({ table: "event_days", resource: "event_day", what: "event day", toResource: toEventDay })
 
-  const list = (filters: { readonly projectId?: string | undefined; readonly updatedSince?: Date | undefined }, page: PageRequest) =>
-    days.list([["project_id = ?", filters.projectId], ["updated_at >= ?", filters.updatedSince]], page)
+  const list = (filters: Filters<typeof EventDayListParams>, page: PageRequest) => days.list(byFilters(filters), page)
 
   const create = (input: EventDayCreate) =>
     days.create(() =>

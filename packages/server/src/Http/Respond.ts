@@ -65,18 +65,21 @@ export const crudHandlers = <Filters, Create, Update, Id, E, R>(repo: {
   delete: deleteWith(repo.remove)
 })
 
-/** `crudHandlers` for a repository or service whose operations take the caller's principal first. */
+/**
+ * `crudHandlers` for a service whose writes take the caller's principal first (they run rules across
+ * records under locks) and whose reads are the resource mechanism's (they read it from the context).
+ */
 export const crudHandlersInOrganization = <Filters, Create, Update, Id, E, R>(service: {
-  readonly list: (principal: Principal, filters: Filters, page: PageRequest) => Effect.Effect<unknown, E, R>
+  readonly list: (filters: Filters, page: PageRequest) => Effect.Effect<unknown, E, R>
   readonly create: (principal: Principal, input: Create) => Effect.Effect<unknown, E, R>
-  readonly get: (principal: Principal, id: Id) => Effect.Effect<unknown, E, R>
+  readonly get: (id: Id) => Effect.Effect<unknown, E, R>
   readonly update: (principal: Principal, id: Id, input: Update) => Effect.Effect<unknown, E, R>
   readonly remove: (principal: Principal, id: Id) => Effect.Effect<void, E, R>
 }) =>
   crudHandlers({
-    list: inOrganization(service.list),
+    list: service.list,
     create: inOrganization(service.create),
-    get: inOrganization(service.get),
+    get: service.get,
     update: inOrganization(service.update),
     remove: inOrganization(service.remove)
   })

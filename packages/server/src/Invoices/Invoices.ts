@@ -48,14 +48,9 @@ const makeInvoices = Effect.gen(function*() {
 
   const today = Effect.map(now, utcDate)
 
-  const list = (principal: Principal, filters: InvoiceFilters, page: PageRequest) => Effect.flatMap(today, (day) => rows.list(principal, filters, page, day))
+  const list = (filters: InvoiceFilters, page: PageRequest) => Effect.flatMap(today, (day) => rows.list(filters, page, day))
 
-  const get = (principal: Principal, id: InvoiceId) =>
-    Effect.gen(function*() {
-      const row = yield* Effect.orDie(rows.findInvoice(principal, id))
-      if (row === undefined) return yield* Effect.fail(notFound("invoice"))
-      return toInvoice(row, yield* today)
-    })
+  const get = (id: InvoiceId) => Effect.flatMap(today, (day) => rows.get(id, day))
 
   /** After a change of an invoice: its document versions follow what the client sees. */
   const followVersions = (principal: Principal, invoice: Invoice, at: Date) =>

@@ -1,7 +1,8 @@
 import {
+  type Filters,
   formatInvoiceNumber,
+  type InvoiceListParams,
   invalidPayload,
-  type InvoiceStatus,
   linkedRecordNotFound,
   type MoneyRecord,
   type PageRequest,
@@ -10,7 +11,8 @@ import {
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, findRow, listOf } from "../Sql/Lists.js"
+import { findRow } from "../Sql/Lists.js"
+import { makeRows } from "../Sql/Resource.js"
 import { type InvoiceRow, overdueCondition, toInvoice } from "./InvoiceRows.js"
 
 /** A new invoice's row, as the `Invoices` service computed it (money in minor units). */
@@ -18,28 +20,26 @@ export type NewInvoiceRow =
   & Omit<InvoiceRow, "amountPaidMinor" | "balanceDueMinor" | "voidedAt" | "projectIds" | "createdAt" | "updatedAt">
   & { readonly taxRate: number; readonly at: Date }
 
-/** The filters of the invoice list. */
-export interface InvoiceFilters {
-  readonly clientId?: string | undefined
-  readonly status?: InvoiceStatus | undefined
-  readonly overdue?: boolean | undefined
-  readonly supersedesInvoice?: string | undefined
-  readonly updatedSince?: Date | undefined
-}
+export type InvoiceFilters = Filters<typeof InvoiceListParams>
 
 const makeInvoicesRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
 
-  const list = (principal: Principal, filters: InvoiceFilters, page: PageRequest, day: string) =>
-    listOf(fast, "invoice_rows", conditions(
-        ["organization_id = ?", principal.organizationId],
-        ["client_id = ?", filters.clientId],
-        ["status = ?", filters.status],
-        ["supersedes_invoice_id = ?", filters.supersedesInvoice],
-        ["updated_at >= ?", filters.updatedSince],
-        [overdueCondition(filters.overdue === true), filters.overdue === undefined ? undefined : day]
-      ), page, (row: InvoiceRow) => toInvoice(row, day))
+  const rows = yield* makeRows<InvoiceRow>("invoice_rows", "invoice")
+
+  /** A page of the organization's invoices, as they stand on `day` (whether each is overdue). */
+  const list = (filters: InvoiceFilters, page: PageRequest, day: string) =>
+    Effect.map(rows.page([
+      ["client_id = ?", filters.clientId],
+      ["status = ?", filters.status],
+      ["supersedes_invoice_id = ?", filters.supersedesInvoice],
+      ["updated_at >= ?", filters.updatedSince],
+      [overdueCondition(filters.overdue === true), filters.overdue === undefined ? undefined : day]
+    ], page), ({ pagination, rows }) => ({ data: rows.map((row) => toInvoice(row, day)), pagination }))
+
+  /** The organization's invoice by id as it stands on `day`, or 404. */
+  const get = (id: string, day: string) => Effect.map(rows.one(id), (row) => toInvoice(row, day))
 
   /** The invoice's row; locked first (FOR UPDATE) inside a transaction that changes it. */
   const findInvoice = (principal: Principal, id: string, forUpdate = false) =>
@@ -182,6 +182,7 @@ const makeInvoicesRepo = Effect.gen(function*() {
 
   return {
     list,
+    get,
     findInvoice,
     written,
     clientTax,

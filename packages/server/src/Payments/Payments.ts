@@ -34,9 +34,9 @@ const makePayments = Effect.gen(function*() {
   const invoices = yield* Invoices
   const outbox = yield* Outbox
 
-  const list = (principal: Principal, filters: PaymentFilters, page: PageRequest) => payments.list(principal, filters, page)
+  const list = (filters: PaymentFilters, page: PageRequest) => payments.list(filters, page)
 
-  const get = (principal: Principal, id: PaymentId) => payments.get(principal, id)
+  const get = (id: PaymentId) => payments.get(id)
 
   const create = (principal: Principal, input: PaymentCreate) =>
     sql.withTransaction(

@@ -8,9 +8,9 @@ import { Payments } from "./Payments.js"
 export const PaymentsHttp = HttpApiBuilder.group(Api, "payments", (handlers) =>
   Effect.map(Payments, (payments) =>
     handlers.handleAll({
-      list: listWith(inOrganization(payments.list)),
+      list: listWith(payments.list),
       create: createWith(inOrganization(payments.create)),
-      get: getWith(inOrganization(payments.get)),
+      get: getWith(payments.get),
       update: updateWith(inOrganization(payments.update))
     }))
 ).pipe(Layer.provide(Payments.layer))

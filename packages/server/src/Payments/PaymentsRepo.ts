@@ -1,64 +1,36 @@
 import {
-  ClientId,
+  type Filters,
   fractionDigits,
   fromMinorUnits,
-  InvoiceId,
   type PageRequest,
   Payment,
   PaymentId,
+  type PaymentListParams,
   type PaymentKind,
   type PaymentMethod,
-  type PaymentStatus,
   type Principal,
-  type RefundedPayment,
-  SaleId
+  type RefundedPayment
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, findRow, getOf, listOf } from "../Sql/Lists.js"
+import { byFilters, findRow } from "../Sql/Lists.js"
+import { makeResource } from "../Sql/Resource.js"
+import type { RowOf } from "../Sql/Rows.js"
 
-export interface PaymentRow {
-  readonly id: string
-  readonly clientId: string | null
-  readonly invoiceId: string | null
-  readonly saleId: string | null
+export type PaymentRow = Omit<RowOf<typeof Payment>, "amount" | "netAmount"> & {
   readonly amountMinor: number
-  readonly currency: string
-  readonly receivedDate: string
-  readonly method: PaymentMethod
-  readonly status: PaymentStatus
-  readonly kind: PaymentKind
-  readonly reference: string | null
-  readonly notes: string | null
   readonly netAmountMinor: number | null
-  readonly payoutId: string | null
-  readonly refundOfId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
 }
 
+/** Amounts are stored in minor units of the payment's currency. */
 export const toPayment = (row: PaymentRow) => {
   const digits = fractionDigits(row.currency)
   return new Payment({
-    id: PaymentId.make(row.id, { disableChecks: true }),
-    clientId: row.clientId === null ? null : ClientId.make(row.clientId, { disableChecks: true }),
-    invoiceId: row.invoiceId === null ? null : InvoiceId.make(row.invoiceId, { disableChecks: true }),
-    saleId: row.saleId === null ? null : SaleId.make(row.saleId, { disableChecks: true }),
+    ...row,
     amount: fromMinorUnits(row.amountMinor, digits),
-    currency: row.currency,
-    receivedDate: row.receivedDate,
-    method: row.method,
-    status: row.status,
-    kind: row.kind,
-    reference: row.reference,
-    notes: row.notes,
-    netAmount: row.netAmountMinor === null ? null : fromMinorUnits(row.netAmountMinor, digits),
-    payoutId: row.payoutId,
-    refundOfId: row.refundOfId === null ? null : PaymentId.make(row.refundOfId, { disableChecks: true }),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
+    netAmount: row.netAmountMinor === null ? null : fromMinorUnits(row.netAmountMinor, digits)
   }, { disableChecks: true })
 }
 
@@ -77,29 +49,17 @@ export interface NewPaymentRow {
   readonly at: Date
 }
 
-/** The filters of the payment list. */
-export interface PaymentFilters {
-  readonly saleId?: string | undefined
-  readonly invoiceId?: string | undefined
-  readonly clientId?: string | undefined
-  readonly updatedSince?: Date | undefined
-}
+export type PaymentFilters = Filters<typeof PaymentListParams>
 
 const makePaymentsRepo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
 
-  const list = (principal: Principal, filters: PaymentFilters, page: PageRequest) =>
-    listOf(fast, "payments", conditions(
-      ["organization_id = ?", principal.organizationId],
-      ["sale_id = ?", filters.saleId],
-      ["invoice_id = ?", filters.invoiceId],
-      ["client_id = ?", filters.clientId],
-      ["updated_at >= ?", filters.updatedSince]
-    ), page, toPayment)
+  const payments = yield* makeResource({ table: "payments", what: "payment", toResource: toPayment })
 
-  const get = (principal: Principal, id: PaymentId) =>
-    getOf(fast, "payments", principal.organizationId, id, "payment", toPayment)
+  const list = (filters: PaymentFilters, page: PageRequest) => payments.list(byFilters(filters), page)
+
+  const get = (id: PaymentId) => payments.get(id)
 
   /** Whether the organization has the client. */
   const clientExists = (principal: Principal, clientId: string) =>

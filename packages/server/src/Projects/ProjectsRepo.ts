@@ -1,7 +1,6 @@
 import {
-  BusinessId,
-  ClientId,
   checkProjectDates,
+  type Filters,
   fromMinorUnits,
   linkedRecordNotFound,
   orRefuse,
@@ -10,45 +9,20 @@ import {
   Project,
   type ProjectCreate,
   ProjectId,
-  type ProjectStatus,
+  type ProjectListParams,
   type ProjectUpdate,
   toMinorUnits
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { definedOnly } from "../Sql/Lists.js"
+import { byFilters, definedOnly } from "../Sql/Lists.js"
+import type { RowOf } from "../Sql/Rows.js"
 import { makeResource } from "../Sql/Resource.js"
 
-interface ProjectRow {
-  readonly id: string
-  readonly clientId: string | null
-  readonly businessId: string
-  readonly name: string
-  readonly status: ProjectStatus
-  readonly pipelineStageId: string | null
-  readonly startDate: string | null
-  readonly endDate: string | null
-  readonly eventDate: string | null
-  readonly contractValueMinor: number | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+type ProjectRow = Omit<RowOf<typeof Project>, "contractValue"> & { readonly contractValueMinor: number | null }
 
 const toProject = (row: ProjectRow) =>
-  new Project({
-    id: ProjectId.make(row.id, { disableChecks: true }),
-    name: row.name,
-    clientId: row.clientId === null ? null : ClientId.make(row.clientId, { disableChecks: true }),
-    businessId: BusinessId.make(row.businessId, { disableChecks: true }),
-    status: row.status,
-    pipelineStageId: row.pipelineStageId,
-    startDate: row.startDate,
-    endDate: row.endDate,
-    eventDate: row.eventDate,
-    contractValue: row.contractValueMinor === null ? null : fromMinorUnits(row.contractValueMinor),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  }, { disableChecks: true })
+  new Project({ ...row, contractValue: row.contractValueMinor === null ? null : fromMinorUnits(row.contractValueMinor) }, { disableChecks: true })
 
 const contractValueColumn = (value: number | null | undefined) =>
   value === undefined ? {} : { contractValueMinor: value === null ? null : toMinorUnits(value) }
@@ -64,14 +38,7 @@ const makeProjectsRepo = Effect.gen(function*() {
       (rows) => rows[0] === undefined ? Effect.fail(linkedRecordNotFound("clientId", "client")) : Effect.succeed(rows[0].businessId)
     )
 
-  const list = (
-    filters: {
-      readonly clientId?: ClientId | undefined
-      readonly status?: ProjectStatus | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest
-  ) => projects.list([["client_id = ?", filters.clientId], ["status = ?", filters.status], ["updated_at >= ?", filters.updatedSince]], page)
+  const list = (filters: Filters<typeof ProjectListParams>, page: PageRequest) => projects.list(byFilters(filters), page)
 
   const create = (input: ProjectCreate) =>
     projects.create((_, principal) =>

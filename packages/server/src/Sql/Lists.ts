@@ -1,4 +1,4 @@
-import { notFound, offsetOf, type PageRequest, paginationMeta } from "@bizops/domain"
+import { offsetOf, type PageRequest, paginationMeta } from "@bizops/domain"
 import { Effect } from "effect"
 import type { FastQuery } from "./Fast.js"
 
@@ -52,30 +52,19 @@ export const findRow = <Row extends object>(fast: FastQuery, table: string, orga
 export const definedOnly = <T extends Record<string, unknown>>(values: T): Partial<T> =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
 
-/** One page of a resource: `listPage`'s rows made resources. A failing read is a defect (500). */
-export const listOf = <Row extends object, A>(
-  fast: FastQuery,
-  table: string,
-  where: ReadonlyArray<Condition>,
-  page: PageRequest,
-  toResource: (row: Row) => A,
-  order?: string
-) =>
-  listPage<Row>(fast, table, where, page, order).pipe(
-    Effect.map(({ rows, pagination }) => ({ data: rows.map(toResource), pagination })),
-    Effect.orDie
-  )
+/** camelCase → snake_case, as the client names columns. */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 
-/** One resource of the organization by id, or 404 `No such <what>`. A failing read is a defect (500). */
-export const getOf = <Row extends object, A>(
-  fast: FastQuery,
-  table: string,
-  organizationId: string,
-  id: string,
-  what: string,
-  toResource: (row: Row) => A
-) =>
-  findRow<Row>(fast, table, organizationId, id).pipe(
-    Effect.orDie,
-    Effect.flatMap((row) => row === undefined ? Effect.fail(notFound(what)) : Effect.succeed(toResource(row)))
-  )
+/**
+ * A list's filters as conditions: `clientId` is `client_id = ?`, `updatedSince` is `updated_at >= ?`; the
+ * page asked for and the filters a request did not give are left out. The names are the fields of the
+ * list query's schema (a decoded query has no others), never a request's text; one that is not a plain
+ * camelCase name is a defect.
+ */
+export const byFilters = (filters: object): ReadonlyArray<Condition> =>
+  Object.entries(filters).flatMap(([name, value]): Array<Condition> => {
+    if (value === undefined || name === "page" || name === "pageSize") return []
+    if (name === "updatedSince") return [["updated_at >= ?", value]]
+    if (!/^[a-z][A-Za-z0-9]*$/.test(name)) throw new Error(`byFilters: ${name} is not a filter name`)
+    return [[`${snakeCase(name)} = ?`, value]]
+  })

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { Outbox, type ResourceEventName } from "../Webhooks/Outbox.js"
 import { refuseViolations } from "./Constraints.js"
 import { FastSql } from "./Fast.js"
-import { type Condition, conditions, definedOnly, findRow, getOf, listOf } from "./Lists.js"
+import { type Condition, conditions, definedOnly, findRow, listPage } from "./Lists.js"
 
 /**
  * What a tenant-scoped resource declares: its table, how a row becomes the resource, and its name in
@@ -22,6 +22,26 @@ export interface ResourceSpec<Row extends object, A extends object> {
 
 /** The columns a write sets: camelCase names (the client snake_cases them), values as PostgreSQL takes them. */
 export type Columns = Readonly<Record<string, unknown>>
+
+/**
+ * The organization's rows of a table (or view), read with the principal from `CurrentPrincipal`: a page
+ * of those matching the filters, or one by id (404 `No such <what>`). `makeResource` is built on it; a
+ * resource made of more than its row (an invoice's overdue flag needs today, a timeline item the
+ * cascade of its day) maps the rows itself. A failing read is a defect (500).
+ */
+export const makeRows = <Row extends object>(table: string, what: string) =>
+  Effect.gen(function*() {
+    const fast = yield* FastSql
+    return {
+    page: (filters: ReadonlyArray<Condition>, page: PageRequest, order?: string) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        listPage<Row>(fast, table, conditions(["organization_id = ?", principal.organizationId], ...filters), page, order)).pipe(Effect.orDie),
+    one: (id: string) =>
+      Effect.flatMap(CurrentPrincipal, (principal) => Effect.orDie(findRow<Row>(fast, table, principal.organizationId, id))).pipe(
+        Effect.flatMap((row) => row === undefined ? Effect.fail(notFound(what)) : Effect.succeed(row))
+      )
+    }
+  })
 
 /**
  * The one place that owns what every tenant-scoped resource does the same way: the caller's
@@ -41,18 +61,18 @@ export const makeResource = <Row extends object, A extends object>(spec: Resourc
     /** Runs a change in one transaction; constraint violations become the contract's 400/409. */
     const transaction = <B, E, R>(effect: Effect.Effect<B, E, R>) => refuseViolations(sql.withTransaction(effect))
 
+    const rows = yield* makeRows<Row>(spec.table, spec.what)
+
     /** One page of the organization's records that match the filters (`[sql with ?, value]`; undefined values are left out). */
     const list = (filters: ReadonlyArray<Condition>, page: PageRequest, order?: string) =>
-      Effect.flatMap(CurrentPrincipal, (principal) =>
-        listOf(fast, spec.table, conditions(["organization_id = ?", principal.organizationId], ...filters), page, spec.toResource, order))
+      Effect.map(rows.page(filters, page, order), ({ pagination, rows }) => ({ data: rows.map(spec.toResource), pagination }))
 
     /** The organization's row by id (locked `FOR UPDATE` when asked, inside a transaction). */
     const find = (principal: Principal, id: string, forUpdate = false) =>
       Effect.map(findRow<Row>(fast, spec.table, principal.organizationId, id, forUpdate), Option.fromNullishOr)
 
     /** The organization's record by id, or 404. */
-    const get = (id: string) =>
-      Effect.flatMap(CurrentPrincipal, (principal) => getOf(fast, spec.table, principal.organizationId, id, spec.what, spec.toResource))
+    const get = (id: string) => Effect.map(rows.one(id), spec.toResource)
 
     /**
      * Inserts a record: `columns` gives its columns for a new id (it may do more in the transaction, such

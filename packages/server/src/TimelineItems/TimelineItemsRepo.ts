@@ -5,7 +5,9 @@ import {
   checkAnchor,
   checkLockedDelete,
   checkLockedUpdate,
+  CurrentPrincipal,
   EventDayId,
+  type Filters,
   insertPosition,
   type ItemSchedule,
   linkedRecordNotFound,
@@ -19,6 +21,7 @@ import {
   TimelineItem,
   type TimelineItemCreate,
   TimelineItemId,
+  type TimelineItemListParams,
   type TimelineItemStatus,
   type TimelineItemUpdate
 } from "@bizops/domain"
@@ -28,7 +31,8 @@ import { randomUUID } from "node:crypto"
 import type { EventDayRow } from "../EventDays/EventDaysRepo.js"
 import { refuseViolations } from "../Sql/Constraints.js"
 import { FastSql } from "../Sql/Fast.js"
-import { conditions, definedOnly, listPage } from "../Sql/Lists.js"
+import { byFilters, definedOnly } from "../Sql/Lists.js"
+import { makeRows } from "../Sql/Resource.js"
 import { Outbox } from "../Webhooks/Outbox.js"
 
 interface ItemRow {
@@ -132,23 +136,13 @@ const makeTimelineItemsRepo = Effect.gen(function*() {
       (schedules) => rows.map((row) => toItem(row, schedules.get(row.id)))
     )
 
-  const list = (
-    principal: Principal,
-    filters: {
-      readonly eventDayId?: string | undefined
-      readonly status?: TimelineItemStatus | undefined
-      readonly updatedSince?: Date | undefined
-    },
-    page: PageRequest
-  ) =>
+  const rows = yield* makeRows<ItemRow>("timeline_item_rows", "timeline item")
+
+  /** A page of items in the day's order; times and conflicts come from the cascade of each whole day. */
+  const list = (filters: Filters<typeof TimelineItemListParams>, page: PageRequest) =>
     Effect.gen(function*() {
-      const { pagination, rows } = yield* listPage<ItemRow>(fast, "timeline_item_rows", conditions(
-        ["organization_id = ?", principal.organizationId],
-        ["event_day_id = ?", filters.eventDayId],
-        ["status = ?", filters.status],
-        ["updated_at >= ?", filters.updatedSince]
-      ), page, "day_date, event_day_id, sort_order, created_at, id")
-      return { data: yield* withSchedules(principal, rows), pagination }
+      const { pagination, rows: found } = yield* rows.page(byFilters(filters), page, "day_date, event_day_id, sort_order, created_at, id")
+      return { data: yield* withSchedules(yield* CurrentPrincipal, found), pagination }
     }).pipe(Effect.orDie)
 
   const findItem = (principal: Principal, id: string, forUpdate = false) =>
@@ -160,15 +154,13 @@ const makeTimelineItemsRepo = Effect.gen(function*() {
       (rows) => rows[0]
     )
 
-  const get = (principal: Principal, id: TimelineItemId) =>
+  const get = (id: TimelineItemId) =>
     Effect.gen(function*() {
-      const row = yield* Effect.orDie(findItem(principal, id))
-      if (row === undefined) return yield* Effect.fail(notFound("timeline item"))
-      const [item] = yield* Effect.orDie(withSchedules(principal, [row]))
+      const row = yield* rows.one(id)
+      const [item] = yield* Effect.orDie(withSchedules(yield* CurrentPrincipal, [row]))
       return item
     })
 
-  /** Locks a day for a write and gives its row and item count; undefined when the organization has no such day. */
   const lockDay = (principal: Principal, dayId: string) =>
     Effect.gen(function*() {
       const [day] = yield* fast.rows<EventDayRow>(

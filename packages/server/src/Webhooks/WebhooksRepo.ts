@@ -2,18 +2,20 @@ import {
   checkSubscriptionQuota,
   CurrentPrincipal,
   DeliveryId,
+  type Filters,
   InvalidRequest,
   notFound,
   offsetOf,
+  orRefuse,
   type PageRequest,
   paginationMeta,
-  orRefuse,
   type Principal,
   type ValidationIssue,
   Webhook,
   type WebhookCreate,
   WebhookDelivery,
   WebhookId,
+  type WebhookListParams,
   type WebhookUpdate
 } from "@bizops/domain"
 import { checkTargetUrl, encodeEvent, isSubscribable } from "@bizops/webhooks"
@@ -22,31 +24,14 @@ import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../Config.js"
 import { FastSql } from "../Sql/Fast.js"
+import type { RowOf } from "../Sql/Rows.js"
+import { byFilters } from "../Sql/Lists.js"
 import { makeResource } from "../Sql/Resource.js"
 
-interface WebhookRow {
-  readonly id: string
-  readonly url: string
-  readonly events: ReadonlyArray<string>
-  readonly description: string | null
-  readonly enabled: boolean
-  readonly secret: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+type WebhookRow = Omit<RowOf<typeof Webhook>, "hasSecret"> & { readonly secret: string | null }
 
 /** The secret never leaves this function: a response says only whether there is one. */
-const toWebhook = (row: WebhookRow) =>
-  new Webhook({
-    id: WebhookId.make(row.id, { disableChecks: true }),
-    url: row.url,
-    events: row.events,
-    description: row.description,
-    enabled: row.enabled,
-    hasSecret: row.secret !== null,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  }, { disableChecks: true })
+const toWebhook = (row: WebhookRow) => new Webhook({ ...row, hasSecret: row.secret !== null }, { disableChecks: true })
 
 interface DeliveryRow {
   readonly id: string
@@ -125,8 +110,7 @@ const makeWebhooksRepo = Effect.gen(function*() {
     return issues.length > 0 ? Effect.fail(invalid(issues)) : Effect.void
   }
 
-  const list = (filters: { readonly updatedSince?: Date | undefined }, page: PageRequest) =>
-    hooks.list([["updated_at >= ?", filters.updatedSince]], page)
+  const list = (filters: Filters<typeof WebhookListParams>, page: PageRequest) => hooks.list(byFilters(filters), page)
 
   /**
    * Creates a subscription within the organization's quota: the count and the insert run under a lock
