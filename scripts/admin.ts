@@ -14,6 +14,7 @@
  *   app disable --client-id ID  /  app enable --client-id ID
  *   app revoke --client-id ID --user USER
  *   signing-key rotate
+ *   scopes
  *
  * The words and flags are parsed by `effect/cli`: what it refuses (an unknown command or flag, a
  * missing or malformed value) is a usage error, printed with the command's help on stderr before the
@@ -22,9 +23,10 @@
  *
  * It works on DATABASE_URL; unset, on the embedded PostgreSQL that a running server started under
  * DATA_DIR, or, while no server runs, on that PostgreSQL started for the command. The database is
- * opened only once the command line parsed, so `--help` needs none.
+ * opened only once the command line parsed and the scopes named in it were checked, so `--help`,
+ * `scopes` and a refused scope need none.
  */
-import { Uuid } from "@bizops/domain"
+import { checkScopes, OAUTH_ONLY_SCOPES, SCOPE_CATALOG, type ScopeSpelling, Uuid } from "@bizops/domain"
 import {
   AccessRepo,
   AdminError,
@@ -105,6 +107,18 @@ const text = (name: string, metavar: string, description: string) =>
 /** The scopes named in one value, separated by `separator`. */
 const splitScopes = (value: string, separator: RegExp) => value.split(separator).filter((s) => s.length > 0)
 
+/**
+ * A command's scopes, checked against the spelling it takes before any database is opened. An unknown one
+ * is `invalid_scope` (exit 1, as the repositories' own check answers), its message saying what each
+ * unknown token most likely meant (the other spelling's equivalent, or the nearest scope), which spelling
+ * is expected, and every valid scope: the refusal alone is enough to correct the command line. The message
+ * carries them rather than a field of their own, so that the error object stays `{code, message}`.
+ */
+const checkedScopes = (spelling: ScopeSpelling, scopes: ReadonlyArray<string>) =>
+  Effect.fromResult(checkScopes(spelling, scopes)).pipe(
+    Effect.mapError(({ message }) => new UnknownScope(`${message} \`npm run admin -- scopes\` lists every scope in both spellings.`))
+  )
+
 /** Optional flags say so in their description: the help's flag table does not. */
 const optionalText = (name: string, metavar: string, description: string) =>
   Flag.optional(text(name, metavar, `${description} (optional)`))
@@ -123,7 +137,7 @@ const orgCreate = Command.make("create", {
 
 const keyCreate = Command.make("create", {
   org: uuidFlag("org", "ORG", "The organization the key acts for"),
-  scopes: text("scopes", "SCOPES", "The key's scopes, separated by spaces or commas, e.g. \"clients:read clients:write\"").pipe(
+  scopes: text("scopes", "SCOPES", "The key's scopes, spelled <resource>:<read|write> and separated by spaces or commas, e.g. \"clients:read clients:write\" (npm run admin -- scopes lists them all)").pipe(
     Flag.filterMap((value) => Option.liftPredicate(splitScopes(value, /[\s,]+/), (scopes) => scopes.length > 0), () => "at least one scope")
   ),
   name: optionalText("name", "N", "A name to tell the key by"),
@@ -134,16 +148,17 @@ const keyCreate = Command.make("create", {
     Flag.optional
   )
 }, ({ org, scopes, name, rateLimit }) =>
-  respond(Effect.gen(function*() {
-    const access = yield* AccessRepo
-    if (!(yield* access.organizationExists(org))) return yield* new NotFoundError({ message: `No organization ${org}` })
-    return yield* access.createKey({
-      organizationId: org,
-      scopes,
-      name: Option.getOrUndefined(name),
-      rateLimit: Option.getOrUndefined(rateLimit)
-    })
-  }))).pipe(
+  Effect.andThen(checkedScopes("apiKey", scopes), (scopes) =>
+    respond(Effect.gen(function*() {
+      const access = yield* AccessRepo
+      if (!(yield* access.organizationExists(org))) return yield* new NotFoundError({ message: `No organization ${org}` })
+      return yield* access.createKey({
+        organizationId: org,
+        scopes,
+        name: Option.getOrUndefined(name),
+        rateLimit: Option.getOrUndefined(rateLimit)
+      })
+    })))).pipe(
     Command.withDescription("Create an API key. Prints {\"id\",\"apiKey\",\"scopes\"}: the key is shown this once, only its hash is stored.")
   )
 
@@ -177,22 +192,23 @@ const appCreate = Command.make("create", {
   redirectUris: text("redirect-uri", "URI", "Where the app receives codes: https, or http on loopback; repeat the flag for more").pipe(
     Flag.atLeast(1)
   ),
-  scopes: text("scopes", "SCOPES", "The most the app may ask for, separated by spaces, e.g. \"read:clients offline_access\"").pipe(
+  scopes: text("scopes", "SCOPES", "The most the app may ask for, spelled <read|write>:<resource> (or offline_access, openid) and separated by spaces, e.g. \"read:clients offline_access\" (npm run admin -- scopes lists them all)").pipe(
     Flag.map((value) => splitScopes(value, /\s+/))
   ),
   description: optionalText("description", "D", "What the app does"),
   homepageUrl: optionalText("homepage-url", "U", "The app's home page"),
   logoUrl: optionalText("logo-url", "U", "The app's logo")
 }, (input) =>
-  respond(OAuthRepo.use((oauth) =>
-    oauth.createApp({
-      name: input.name,
-      redirectUris: input.redirectUris,
-      scopes: input.scopes,
-      description: Option.getOrUndefined(input.description),
-      homepageUrl: Option.getOrUndefined(input.homepageUrl),
-      logoUrl: Option.getOrUndefined(input.logoUrl)
-    })))).pipe(
+  Effect.andThen(checkedScopes("oauth", input.scopes), (scopes) =>
+    respond(OAuthRepo.use((oauth) =>
+      oauth.createApp({
+        name: input.name,
+        redirectUris: input.redirectUris,
+        scopes,
+        description: Option.getOrUndefined(input.description),
+        homepageUrl: Option.getOrUndefined(input.homepageUrl),
+        logoUrl: Option.getOrUndefined(input.logoUrl)
+      }))))).pipe(
     Command.withDescription("Register an OAuth app. Prints {\"clientId\",\"clientSecret\"}: the secret is shown this once.")
   )
 
@@ -226,6 +242,17 @@ const signingKeyRotate = Command.make("rotate", {}, () =>
     Command.withDescription("Retire the current access-token signing key and make a new one. Prints {\"kid\",\"rotated\":true}.")
   )
 
+/** Pure: the catalog is part of the program, so it needs no database and cannot disagree with the scope checks. */
+const scopes = Command.make("scopes", {}, () =>
+  Console.log(JSON.stringify({ scopes: SCOPE_CATALOG, oauthOnly: OAUTH_ONLY_SCOPES }))).pipe(
+    Command.withDescription(
+      "List every scope in both spellings: API keys take <resource>:<read|write> (clients:read), OAuth apps " +
+        "<read|write>:<resource> (read:clients) and the OAuth-only scopes. Prints " +
+        "{\"scopes\":[{\"resource\",\"access\",\"apiKey\",\"oauth\"}],\"oauthOnly\":[…]}."
+    ),
+    Command.withShortDescription("Every scope, in the API-key and the OAuth spelling")
+  )
+
 const admin = Command.make("admin").pipe(
   Command.withDescription("The operator command line: npm run admin -- <command> [flags]. Prints one JSON object."),
   Command.withSubcommands([
@@ -236,7 +263,8 @@ const admin = Command.make("admin").pipe(
       Command.withDescription("OAuth apps"),
       Command.withSubcommands([appCreate, appRotateSecret, appDisable, appEnable, appRevoke])
     ),
-    Command.make("signing-key").pipe(Command.withDescription("The keys that sign access tokens"), Command.withSubcommands([signingKeyRotate]))
+    Command.make("signing-key").pipe(Command.withDescription("The keys that sign access tokens"), Command.withSubcommands([signingKeyRotate])),
+    scopes
   ])
 )
 

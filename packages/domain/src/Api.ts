@@ -33,6 +33,9 @@ export class Api extends HttpApi.make("bizops")
     OpenApi.annotations({
       title: "Business Operations REST API",
       version: API_VERSION,
+      // The service that serves the document is the API's server; a relative URL lets tools call it wherever it runs.
+      servers: [{ url: "/", description: "The server that serves this document" }],
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
         "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, document versions, event days and their timeline, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`."
     })

@@ -8,4 +8,8 @@ const clients = crudEndpoints("clients", { id: ClientId, resource: Client, creat
   delete: "Deletes a client that no contact or project points at (else 409 record_has_dependents)."
 })
 
-export class ClientsApi extends resourceGroup("clients", "Clients", clients.list, clients.create, clients.get, clients.update, clients.delete) {}
+export class ClientsApi extends resourceGroup(
+  "clients",
+  { title: "Clients", description: "The people and companies the business works for. Leads are clients whose status is new, contacted or qualified." },
+  clients.list, clients.create, clients.get, clients.update, clients.delete
+) {}

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import { Schema } from "effect"
 import { Authentication, type RESOURCES, RequiredScope } from "./Auth.js"
-import { ApiErrors } from "./Errors.js"
+import { CreateErrors, DeleteErrors, ListErrors, ReadErrors, UpdateErrors } from "./Errors.js"
 
 /** A resource's name of section 4: its collection is `/<name>` and its scopes `<name>:read` and `<name>:write`. */
 export type ResourceName = (typeof RESOURCES)[number]
@@ -53,11 +53,13 @@ export const readEndpoints = <
 >(name: Name, schemas: ReadSchemas<Id, Resource, ListQuery, ListPage>, text: Descriptions) => {
   const read = `${name}:read` as const
   return {
-    list: HttpApiEndpoint.get("list", `/${name}`, { query: schemas.listQuery, success: schemas.list, error: ApiErrors })
+    list: HttpApiEndpoint.get("list", `/${name}`, { query: schemas.listQuery, success: schemas.list, error: ListErrors })
       .annotate(RequiredScope, read)
+      .annotate(OpenApi.Summary, `List ${name.replaceAll("-", " ")}`)
       .annotate(OpenApi.Description, described(text.list, read)),
-    get: HttpApiEndpoint.get("get", `/${name}/:id`, { params: Schema.Struct({ id: schemas.id }), success: schemas.resource, error: ApiErrors })
+    get: HttpApiEndpoint.get("get", `/${name}/:id`, { params: Schema.Struct({ id: schemas.id }), success: schemas.resource, error: ReadErrors })
       .annotate(RequiredScope, read)
+      .annotate(OpenApi.Summary, `Retrieve ${text.what}`)
       .annotate(OpenApi.Description, described(text.get ?? `Retrieves ${text.what}.`, read))
   }
 }
@@ -81,29 +83,33 @@ export const crudEndpoints = <
   const params = Schema.Struct({ id: schemas.id })
   return {
     ...readEndpoints(name, schemas, text),
-    create: HttpApiEndpoint.post("create", `/${name}`, { payload: schemas.create, success: schemas.resource.pipe(HttpApiSchema.status(201)), error: ApiErrors })
+    create: HttpApiEndpoint.post("create", `/${name}`, { payload: schemas.create, success: schemas.resource.pipe(HttpApiSchema.status(201)), error: CreateErrors })
       .annotate(RequiredScope, write)
+      .annotate(OpenApi.Summary, `Create ${text.what}`)
       .annotate(OpenApi.Description, described(text.create ?? `Creates ${text.what}.`, write)),
-    update: HttpApiEndpoint.patch("update", `/${name}/:id`, { params, payload: schemas.update, success: schemas.resource, error: ApiErrors })
+    update: HttpApiEndpoint.patch("update", `/${name}/:id`, { params, payload: schemas.update, success: schemas.resource, error: UpdateErrors })
       .annotate(RequiredScope, write)
+      .annotate(OpenApi.Summary, `Update ${text.what}`)
       .annotate(OpenApi.Description, described(text.update ?? `Updates ${text.what}.`, write)),
-    delete: HttpApiEndpoint.delete("delete", `/${name}/:id`, { params, success: HttpApiSchema.NoContent, error: ApiErrors })
+    delete: HttpApiEndpoint.delete("delete", `/${name}/:id`, { params, success: HttpApiSchema.NoContent, error: DeleteErrors })
       .annotate(RequiredScope, write)
+      .annotate(OpenApi.Summary, `Delete ${text.what}`)
       .annotate(OpenApi.Description, described(text.delete ?? `Deletes ${text.what}.`, write))
   }
 }
 
 /**
- * A group of authenticated endpoints under `/api/v1`, titled for the documentation:
- * `class ContactsApi extends resourceGroup("contacts", "Contacts", contacts.list, contacts.create, ...) {}`.
+ * A group of authenticated endpoints under `/api/v1`, with its tag's title and description for the
+ * documentation: `class ContactsApi extends resourceGroup("contacts", { title: "Contacts", description: "…" }, contacts.list, …) {}`.
  */
 export const resourceGroup = <const Id extends string, const Endpoints extends NonEmptyReadonlyArray<HttpApiEndpoint.Constraint>>(
   id: Id,
-  title: string,
+  tag: { readonly title: string; readonly description: string },
   ...endpoints: Endpoints
 ) =>
   HttpApiGroup.make(id)
     .add(...endpoints)
     .middleware(Authentication)
     .prefix("/api/v1")
-    .annotate(OpenApi.Title, title)
+    .annotate(OpenApi.Title, tag.title)
+    .annotate(OpenApi.Description, tag.description)

@@ -50,18 +50,28 @@ export const DetailCode = Schema.Literals([
 ])
 export type DetailCode = typeof DetailCode.Type
 
-/** `error.details`: a detail code plus any further properties. */
-export const ErrorDetails = Schema.StructWithRest(Schema.Struct({ code: DetailCode }), [
-  Schema.Record(Schema.String, Schema.Unknown)
-]).annotate({ identifier: "ErrorDetails" })
-export type ErrorDetails = typeof ErrorDetails.Type
-
 /** One validation problem: where in the input, and what is wrong. */
 export const ValidationIssue = Schema.Struct({
   path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
   message: Schema.String
-})
+}).annotate({ identifier: "ValidationIssue", description: "One problem of a request: where (the path of keys and indexes) and what is wrong." })
 export type ValidationIssue = typeof ValidationIssue.Type
+
+/**
+ * `error.details`: a detail code, with what it names: `issues` (invalid_payload: every problem of the
+ * body), `field` (the field that names a missing record), `fields` (the fields a record cannot change),
+ * and any further properties a later version adds.
+ */
+export const ErrorDetails = Schema.StructWithRest(
+  Schema.Struct({
+    code: DetailCode,
+    issues: Schema.optionalKey(Schema.Array(ValidationIssue)),
+    field: Schema.optionalKey(Schema.String),
+    fields: Schema.optionalKey(Schema.Array(Schema.String))
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "ErrorDetails" })
+export type ErrorDetails = typeof ErrorDetails.Type
 
 /**
  * The request id of the request being answered. The server sets it for each request; an error's
@@ -180,20 +190,29 @@ export const ClientErrorResponse = envelopeOf(ClientError, "client_error", 400, 
 export const InternalErrorResponse = envelopeOf(InternalError, "internal_error", 500, "InternalErrorError")
 
 /**
- * The error responses every endpoint may give (authentication, scope, validation, rate limit, ...).
- * Effect 4's HttpApi has no API-wide errors, so each endpoint lists these (`error: ApiErrors`).
+ * The error responses each kind of endpoint can give, so that an operation lists what it can produce (and
+ * a typed client decodes each as a typed error). The authentication middleware adds its own (401, 403,
+ * 429) to every endpoint behind it. Every request can be malformed (400) or meet a failure (500).
  */
-export const ApiErrors = [
-  InvalidRequestResponse,
-  UnauthorizedResponse,
-  ForbiddenResponse,
-  NotFoundResponse,
-  MethodNotAllowedResponse,
-  ConflictResponse,
-  PayloadTooLargeResponse,
-  RateLimitedResponse,
-  InternalErrorResponse
-] as const
+const EveryRequestErrors = [InvalidRequestResponse, InternalErrorResponse] as const
+
+/** A body's errors: too large (413), and an Idempotency-Key reused with another body or still running (409). */
+const BodyErrors = [PayloadTooLargeResponse, IdempotencyKeyReusedResponse, RequestInProgressResponse] as const
+
+/** `GET /<resources>`: a list (an unknown filter value is 400, never 404). */
+export const ListErrors = EveryRequestErrors
+/** `GET /<resources>/:id` and other reads of one record: 404 when the organization has no such record. */
+export const ReadErrors = [...EveryRequestErrors, NotFoundResponse] as const
+/**
+ * `POST` and `PATCH`: 409 for a rule of the resource (a duplicate, a quota, an immutable record) and for
+ * the Idempotency-Key, 404 for the record changed or a record the body names that must exist.
+ */
+export const CreateErrors = [...EveryRequestErrors, NotFoundResponse, ConflictResponse, ...BodyErrors] as const
+export const UpdateErrors = CreateErrors
+/** `DELETE`: 404, or 409 while other records depend on it (or it may no longer be deleted). */
+export const DeleteErrors = [...EveryRequestErrors, NotFoundResponse, ConflictResponse] as const
+/** A `POST` on a record without a body (`/webhooks/:id/test`): 404, 409 for its Idempotency-Key. */
+export const ActionErrors = [...EveryRequestErrors, NotFoundResponse, ConflictResponse, IdempotencyKeyReusedResponse, RequestInProgressResponse] as const
 
 /** The code and status of each error, for the places that answer outside the HttpApi router. */
 export const errorCodeOf = (error: ApiError): { readonly code: ErrorCode; readonly status: number } => {

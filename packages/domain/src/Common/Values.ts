@@ -1,11 +1,12 @@
 import { Schema, SchemaAST, SchemaTransformation } from "effect"
 
 /**
- * Request bodies reject fields they do not know (a typo must not pass silently). A parse option in
+ * Request bodies reject fields they do not know (a typo must not pass silently), and a refusal names every
+ * problem of the body, not only the first (`errors: "all"`). Parse options in
  * Effect 4: the Api applies it to every payload (`HttpApi.PayloadParseOptions`), and code that decodes
  * a body itself passes it: `Schema.decodeUnknownEffect(S)(body, strict)`.
  */
-export const strict: SchemaAST.ParseOptions = { onExcessProperty: "error" }
+export const strict: SchemaAST.ParseOptions = { onExcessProperty: "error", errors: "all" }
 
 /**
  * Test-generation hints for a filter (Effect 4 generates values itself, from constraints): strings
@@ -54,7 +55,11 @@ export const DateOnly = Schema.String.annotate({ format: "date", description: "Y
 export type DateOnly = typeof DateOnly.Type
 
 /** An ISO 8601 UTC timestamp with milliseconds on output; any ISO 8601 date-time on input. */
-export const DateTime = Schema.Date.annotate({ format: "date-time" })
+export const DateTime = Schema.Date.annotate({
+  // The JSON form (the OpenAPI document's, too) is a string with the date-time format: Effect's own Date
+  // codec says only "string".
+  toCodecJson: () => Schema.link<Date>()(Schema.String.annotate({ format: "date-time" }), SchemaTransformation.dateFromString)
+})
 
 /** A time stamp given as a query parameter (for example `updatedSince`). */
 export const DateTimeParam = Schema.String.check(

@@ -7,4 +7,8 @@ const contacts = crudEndpoints("contacts", { id: ContactId, resource: Contact, c
   create: "Creates a contact. Making a contact primary clears the flag on the client's other contacts; an email is unique per client (409 duplicate_record)."
 })
 
-export class ContactsApi extends resourceGroup("contacts", "Contacts", contacts.list, contacts.create, contacts.get, contacts.update, contacts.delete) {}
+export class ContactsApi extends resourceGroup(
+  "contacts",
+  { title: "Contacts", description: "The people at a client: names, emails and phones, one primary contact per client." },
+  contacts.list, contacts.create, contacts.get, contacts.update, contacts.delete
+) {}

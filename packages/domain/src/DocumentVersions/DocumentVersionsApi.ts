@@ -8,4 +8,8 @@ const versions = readEndpoints("document-versions", { id: DocumentVersionId, res
 })
 
 /** Read-only: versions are issued by the documents they belong to. */
-export class DocumentVersionsApi extends resourceGroup("documentVersions", "Document versions", versions.list, versions.get) {}
+export class DocumentVersionsApi extends resourceGroup(
+  "documentVersions",
+  { title: "Document versions", description: "The audit trail of what a client was sent: every issued, superseded and voided version of a document." },
+  versions.list, versions.get
+) {}

@@ -9,4 +9,8 @@ const days = crudEndpoints("event-days", { id: EventDayId, resource: EventDay, c
   delete: "Deletes an event day without items (409 record_has_dependents while it has some)."
 })
 
-export class EventDaysApi extends resourceGroup("eventDays", "Event days", days.list, days.create, days.get, days.update, days.delete) {}
+export class EventDaysApi extends resourceGroup(
+  "eventDays",
+  { title: "Event days", description: "The days of an event: date, time zone, start time, key moments and venue." },
+  days.list, days.create, days.get, days.update, days.delete
+) {}

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Schema } from "effect"
 import { RequiredScope } from "../Common/Auth.js"
 import { crudEndpoints, resourceGroup } from "../Common/Crud.js"
-import { ApiErrors } from "../Common/Errors.js"
+import { UpdateErrors } from "../Common/Errors.js"
 import { Invoice, InvoiceCreate, InvoiceId, InvoiceList, InvoiceListParams, InvoiceReissue, InvoiceUpdate } from "./Invoice.js"
 
 const invoices = crudEndpoints("invoices", { id: InvoiceId, resource: Invoice, create: InvoiceCreate, update: InvoiceUpdate, listQuery: InvoiceListParams, list: InvoiceList }, {
@@ -21,12 +21,17 @@ const reissue = HttpApiEndpoint.post("reissue", "/invoices/:id/reissue", {
     description: "Optional: what the corrected copy changes. `{}` or `null` copies the invoice as it is (a request without a body is 400: the body must be JSON)."
   }),
   success: Invoice.pipe(HttpApiSchema.status(201)),
-  error: ApiErrors
+  error: UpdateErrors
 })
   .annotate(RequiredScope, "invoices:write")
+  .annotate(OpenApi.Summary, "Void and reissue an invoice")
   .annotate(
     OpenApi.Description,
     "Void and reissue: takes a sent invoice without money (voiding it) or a void one not yet replaced, and creates the corrected draft copy whose supersedesInvoice names it, in one transaction. The body's fields (all optional) replace the copy's; the rest is copied. A second reissue of the same invoice is 409. Scope invoices:write."
   )
 
-export class InvoicesApi extends resourceGroup("invoices", "Invoices", invoices.list, invoices.create, invoices.get, invoices.update, invoices.delete, reissue) {}
+export class InvoicesApi extends resourceGroup(
+  "invoices",
+  { title: "Invoices", description: "Bills sent to clients, with exact totals in minor units, numbered from the organization's series, paid by payments." },
+  invoices.list, invoices.create, invoices.get, invoices.update, invoices.delete, reissue
+) {}

@@ -10,4 +10,8 @@ const payments = crudEndpoints("payments", { id: PaymentId, resource: Payment, c
 })
 
 /** Payments have no DELETE: a payment is corrected by a refund or an adjustment. */
-export class PaymentsApi extends resourceGroup("payments", "Payments", payments.list, payments.create, payments.get, payments.update) {}
+export class PaymentsApi extends resourceGroup(
+  "payments",
+  { title: "Payments", description: "Money received for invoices, refunds and adjustments; each updates its invoice in the same transaction." },
+  payments.list, payments.create, payments.get, payments.update
+) {}

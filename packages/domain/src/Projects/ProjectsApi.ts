@@ -7,4 +7,8 @@ const projects = crudEndpoints("projects", { id: ProjectId, resource: Project, c
   create: "Creates a project for a client (clientId is required)."
 })
 
-export class ProjectsApi extends resourceGroup("projects", "Projects", projects.list, projects.create, projects.get, projects.update, projects.delete) {}
+export class ProjectsApi extends resourceGroup(
+  "projects",
+  { title: "Projects", description: "The work done for a client: its dates, its status and its contract value." },
+  projects.list, projects.create, projects.get, projects.update, projects.delete
+) {}

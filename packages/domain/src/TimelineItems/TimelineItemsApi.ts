@@ -16,4 +16,8 @@ const items = crudEndpoints(
   }
 )
 
-export class TimelineItemsApi extends resourceGroup("timelineItems", "Timeline items", items.list, items.create, items.get, items.update, items.delete) {}
+export class TimelineItemsApi extends resourceGroup(
+  "timelineItems",
+  { title: "Timeline items", description: "The schedule of an event day: blocks whose times are computed by the cascade." },
+  items.list, items.create, items.get, items.update, items.delete
+) {}

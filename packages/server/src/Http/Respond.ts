@@ -51,12 +51,12 @@ export const inOrganization = <Args extends ReadonlyArray<unknown>, A, E, R>(
  * operations (the resource mechanism's): `handlers.handleAll(crudHandlers(repo))`. The types come from
  * the repository at each use, so the group's endpoints are checked against it there.
  */
-export const crudHandlers = <Filters, Create, Update, Id, E, R>(repo: {
-  readonly list: (filters: Filters, page: PageRequest) => Effect.Effect<unknown, E, R>
-  readonly create: (input: Create) => Effect.Effect<unknown, E, R>
-  readonly get: (id: Id) => Effect.Effect<unknown, E, R>
-  readonly update: (id: Id, input: Update) => Effect.Effect<unknown, E, R>
-  readonly remove: (id: Id) => Effect.Effect<void, E, R>
+export const crudHandlers = <Filters, Create, Update, Id, EL, EC, EG, EU, ED, R>(repo: {
+  readonly list: (filters: Filters, page: PageRequest) => Effect.Effect<unknown, EL, R>
+  readonly create: (input: Create) => Effect.Effect<unknown, EC, R>
+  readonly get: (id: Id) => Effect.Effect<unknown, EG, R>
+  readonly update: (id: Id, input: Update) => Effect.Effect<unknown, EU, R>
+  readonly remove: (id: Id) => Effect.Effect<void, ED, R>
 }) => ({
   list: listWith(repo.list),
   create: createWith(repo.create),
@@ -69,12 +69,12 @@ export const crudHandlers = <Filters, Create, Update, Id, E, R>(repo: {
  * `crudHandlers` for a service whose writes take the caller's principal first (they run rules across
  * records under locks) and whose reads are the resource mechanism's (they read it from the context).
  */
-export const crudHandlersInOrganization = <Filters, Create, Update, Id, E, R>(service: {
-  readonly list: (filters: Filters, page: PageRequest) => Effect.Effect<unknown, E, R>
-  readonly create: (principal: Principal, input: Create) => Effect.Effect<unknown, E, R>
-  readonly get: (id: Id) => Effect.Effect<unknown, E, R>
-  readonly update: (principal: Principal, id: Id, input: Update) => Effect.Effect<unknown, E, R>
-  readonly remove: (principal: Principal, id: Id) => Effect.Effect<void, E, R>
+export const crudHandlersInOrganization = <Filters, Create, Update, Id, EL, EC, EG, EU, ED, R>(service: {
+  readonly list: (filters: Filters, page: PageRequest) => Effect.Effect<unknown, EL, R>
+  readonly create: (principal: Principal, input: Create) => Effect.Effect<unknown, EC, R>
+  readonly get: (id: Id) => Effect.Effect<unknown, EG, R>
+  readonly update: (principal: Principal, id: Id, input: Update) => Effect.Effect<unknown, EU, R>
+  readonly remove: (principal: Principal, id: Id) => Effect.Effect<void, ED, R>
 }) =>
   crudHandlers({
     list: service.list,
