@@ -89,6 +89,18 @@ describe("the OpenAPI document", () => {
     for (const name of Object.keys(schemas)) expect(typeof ajv.getSchema(`urn:bizops:${name}`), name).toBe("function")
   })
 
+  it("gives every request body an example that its own schema accepts", () => {
+    const ajv = makeAjv()
+    const bodies = [...reachable(operations.map(({ operation }) => operation.requestBody))].filter((name) => name.endsWith("Create") || name.endsWith("Update"))
+    expect(bodies.length).toBeGreaterThanOrEqual(16)
+    for (const name of bodies) {
+      const examples = listAt(schemas, name, "examples")
+      expect(examples.length, name).toBeGreaterThan(0)
+      const validate = ajv.getSchema(`urn:bizops:${name}`)
+      for (const example of examples) expect({ name, valid: validate?.(example), errors: validate?.errors ?? null }).toEqual({ name, valid: true, errors: null })
+    }
+  })
+
   it("has no problem under Redocly's recommended rules", async () => {
     const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "openapi.json", config: await createConfig({ extends: ["recommended"] }) })
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer ?? ""})`)).toEqual([])
@@ -131,7 +143,9 @@ describe("the OpenAPI document", () => {
       const parameters = JSON.stringify(operation.parameters)
       expect(parameters, where).toContain("#/components/parameters/RequestId")
       const writes = method === "post" || method === "patch"
-      expect(parameters.includes("#/components/parameters/IdempotencyKey"), where).toBe(writes)
+      const key = listAt(operation, "parameters").find((p) => at(p, "name") === "Idempotency-Key")
+      expect(key !== undefined, where).toBe(writes)
+      if (key !== undefined) expect(at(key, "example"), where).toBe(`${String(operation.operationId)}-0001`)
       for (const [status, response] of Object.entries(objectAt(operation, "responses"))) {
         const headers = Object.keys(objectAt(response, "headers"))
         expect(headers, `${where} ${status}`).toContain("X-Request-Id")

@@ -94,7 +94,7 @@ export const ClientCreate = Schema.Struct({
   invoiceRemindersEnabled: Schema.optionalKey(Schema.Boolean),
   attachInvoicePdf: Schema.optionalKey(Schema.Boolean),
   attachReceiptPdf: Schema.optionalKey(Schema.Boolean)
-}).check(
+}).annotate({ examples: [{ name: "Ada Studio", status: "new", notes: "Met at the spring fair" }] }).check(
   Schema.makeFilter((c) =>
     Result.isSuccess(checkTaxSettings(DEFAULT_TAX_SETTINGS, c.taxSettings)) ||
     { path: [...TAX_RATE_PATH], issue: TAX_RATE_REQUIRED }
@@ -110,7 +110,7 @@ export const ClientUpdate = Schema.Struct({
   invoiceRemindersEnabled: Schema.optionalKey(Schema.Boolean),
   attachInvoicePdf: Schema.optionalKey(Schema.Boolean),
   attachReceiptPdf: Schema.optionalKey(Schema.Boolean)
-}).annotate({ identifier: "ClientUpdate" })
+}).annotate({ identifier: "ClientUpdate", examples: [{ status: "active" }] })
 export type ClientUpdate = typeof ClientUpdate.Type
 
 export const ClientListParams = Schema.Struct({

@@ -41,7 +41,7 @@ export const ContactCreate = Schema.Struct({
   role: Schema.optionalKey(fields.role),
   isPrimary: Schema.optionalKey(fields.isPrimary),
   clientId: Schema.optionalKey(fields.clientId)
-}).annotate({ identifier: "ContactCreate" })
+}).annotate({ identifier: "ContactCreate", examples: [{ name: "Grace Hopper", email: "grace@example.com", phone: "+1 555 0100", role: "billing" }] })
 export type ContactCreate = typeof ContactCreate.Type
 
 export const ContactUpdate = Schema.Struct({
@@ -52,7 +52,7 @@ export const ContactUpdate = Schema.Struct({
   role: Schema.optionalKey(fields.role),
   isPrimary: Schema.optionalKey(fields.isPrimary),
   clientId: Schema.optionalKey(fields.clientId)
-}).annotate({ identifier: "ContactUpdate" })
+}).annotate({ identifier: "ContactUpdate", examples: [{ title: "Producer" }] })
 export type ContactUpdate = typeof ContactUpdate.Type
 
 export const ContactListParams = Schema.Struct({

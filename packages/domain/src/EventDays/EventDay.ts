@@ -82,7 +82,7 @@ export const EventDayCreate = Schema.Struct({
   startTime: Schema.optionalKey(ClockTime),
   keyMoments: Schema.optionalKey(KeyMoments),
   venue: Schema.optionalKey(VenueInput)
-}).annotate({ identifier: "EventDayCreate" })
+}).annotate({ identifier: "EventDayCreate", examples: [{ date: "2027-06-19", timeZone: "Europe/Paris", startTime: "14:00", keyMoments: { ceremony: "15:00" } }] })
 export type EventDayCreate = typeof EventDayCreate.Type
 
 /** The update body. `keyMoments` replaces the whole object; `venue` replaces the whole venue. */
@@ -93,7 +93,7 @@ export const EventDayUpdate = Schema.Struct({
   startTime: Schema.optionalKey(ClockTime),
   keyMoments: Schema.optionalKey(KeyMoments),
   venue: Schema.optionalKey(VenueInput)
-}).annotate({ identifier: "EventDayUpdate" })
+}).annotate({ identifier: "EventDayUpdate", examples: [{ startTime: "13:30" }] })
 export type EventDayUpdate = typeof EventDayUpdate.Type
 
 /** A venue from its input: the fields not given are null. */

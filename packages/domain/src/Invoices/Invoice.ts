@@ -136,7 +136,7 @@ export const InvoiceCreate = Schema.Struct({
     message: "must be draft or sent; an invoice becomes paid from its payments"
   })),
   ...optionalFields
-}).check(datesInOrder).annotate({ identifier: "InvoiceCreate" })
+}).annotate({ examples: [{ clientId: ClientId.make("6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b"), lineItems: [{ description: "Wedding coverage, 8 hours", quantity: 1, unitPrice: 3200 }], dueDate: "2027-05-01" }] }).check(datesInOrder).annotate({ identifier: "InvoiceCreate" })
 export type InvoiceCreate = typeof InvoiceCreate.Type
 
 export const InvoiceUpdate = Schema.Struct({
@@ -144,7 +144,7 @@ export const InvoiceUpdate = Schema.Struct({
     message: "must be sent or void; paid and written_off are set by the system from payments"
   })),
   ...optionalFields
-}).check(datesInOrder).annotate({ identifier: "InvoiceUpdate" })
+}).annotate({ examples: [{ status: "sent" }] }).check(datesInOrder).annotate({ identifier: "InvoiceUpdate" })
 export type InvoiceUpdate = typeof InvoiceUpdate.Type
 
 /**

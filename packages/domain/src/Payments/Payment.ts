@@ -72,7 +72,7 @@ export const PaymentCreate = Schema.Struct({
   reference: Schema.optionalKey(Schema.NullOr(Reference)),
   notes: Schema.optionalKey(Schema.NullOr(Notes)),
   refundOfId: Schema.optionalKey(PaymentId)
-}).annotate({ identifier: "PaymentCreate" })
+}).annotate({ identifier: "PaymentCreate", examples: [{ clientId: ClientId.make("6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b"), invoiceId: InvoiceId.make("7a2d3c8f-4e5b-4f6a-9b0c-1d2e3f4a5b6c"), amount: 1600, receivedDate: "2027-04-20", method: "bank_transfer" }] })
 export type PaymentCreate = typeof PaymentCreate.Type
 
 /**
@@ -91,7 +91,7 @@ export const PaymentUpdate = Schema.Struct({
   ...Object.fromEntries(IMMUTABLE_PAYMENT_FIELDS.map((field) => [field, Immutable])) as {
     readonly [K in typeof IMMUTABLE_PAYMENT_FIELDS[number]]: typeof Immutable
   }
-}).annotate({ identifier: "PaymentUpdate" })
+}).annotate({ identifier: "PaymentUpdate", examples: [{ reference: "Transfer 2027-0420" }] })
 export type PaymentUpdate = typeof PaymentUpdate.Type
 
 /** The immutable fields a PATCH body names. */

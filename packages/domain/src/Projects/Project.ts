@@ -57,7 +57,7 @@ export const ProjectCreate = Schema.Struct({
   endDate: Schema.optionalKey(fields.endDate),
   eventDate: Schema.optionalKey(fields.eventDate),
   contractValue: Schema.optionalKey(fields.contractValue)
-}).check(
+}).annotate({ examples: [{ name: "Summer wedding", clientId: ClientId.make("6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b"), eventDate: "2027-06-19", contractValue: 4800 }] }).check(
   Schema.makeFilter((p) => datesInOrder(p) || { path: ["endDate"], issue: datesMessage })
 ).annotate({ identifier: "ProjectCreate" })
 export type ProjectCreate = typeof ProjectCreate.Type
@@ -71,7 +71,7 @@ export const ProjectUpdate = Schema.Struct({
   endDate: Schema.optionalKey(fields.endDate),
   eventDate: Schema.optionalKey(fields.eventDate),
   contractValue: Schema.optionalKey(fields.contractValue)
-}).check(
+}).annotate({ examples: [{ status: "paused" }] }).check(
   Schema.makeFilter((p) => datesInOrder(p) || { path: ["endDate"], issue: datesMessage })
 ).annotate({ identifier: "ProjectUpdate" })
 export type ProjectUpdate = typeof ProjectUpdate.Type

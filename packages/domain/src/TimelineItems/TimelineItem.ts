@@ -158,7 +158,7 @@ export const TimelineItemCreate = Schema.Struct({
   title: editable.title,
   durationMinutes: editable.durationMinutes,
   ...optionalFields
-}).check(
+}).annotate({ examples: [{ eventDayId: EventDayId.make("6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b"), title: "Ceremony", durationMinutes: 45 }] }).check(
   Schema.makeFilter((c) => {
     const anchor = checkAnchor({ anchorType: c.anchorType ?? "float", anchorKey: c.anchorKey ?? null, requestedStartTime: c.requestedStartTime ?? null })
     return Result.isSuccess(anchor) || { path: anchor.failure.path ?? [], issue: anchor.failure.message }
@@ -170,7 +170,7 @@ export const TimelineItemUpdate = Schema.Struct({
   title: Schema.optionalKey(editable.title),
   durationMinutes: Schema.optionalKey(editable.durationMinutes),
   ...optionalFields
-}).annotate({ identifier: "TimelineItemUpdate" })
+}).annotate({ identifier: "TimelineItemUpdate", examples: [{ durationMinutes: 60 }] })
 export type TimelineItemUpdate = typeof TimelineItemUpdate.Type
 
 /**

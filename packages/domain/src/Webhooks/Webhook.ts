@@ -55,7 +55,7 @@ export const WebhookCreate = Schema.Struct({
   description: Schema.optionalKey(Schema.NullOr(MaxString(500))),
   enabled: Schema.optionalKey(Schema.Boolean),
   secret: Schema.optionalKey(WebhookSecret)
-}).annotate({ identifier: "WebhookCreate" })
+}).annotate({ identifier: "WebhookCreate", examples: [{ url: "https://example.com/hooks/bizops", events: ["client_created", "invoice_updated"], description: "CRM sync" }] })
 export type WebhookCreate = typeof WebhookCreate.Type
 
 export const WebhookUpdate = Schema.Struct({
@@ -65,7 +65,7 @@ export const WebhookUpdate = Schema.Struct({
   enabled: Schema.optionalKey(Schema.Boolean),
   /** A new secret, or null to stop signing. */
   secret: Schema.optionalKey(Schema.NullOr(WebhookSecret))
-}).annotate({ identifier: "WebhookUpdate" })
+}).annotate({ identifier: "WebhookUpdate", examples: [{ enabled: false }] })
 export type WebhookUpdate = typeof WebhookUpdate.Type
 
 export const WebhookListParams = Schema.Struct({ ...ListParams })

@@ -171,6 +171,29 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest, route: MatchedR
         : Effect.void)
 
 /**
+ * The query without its empty parameters: `?clientId=&page=2` is `?page=2`. An empty value is no value
+ * (HTML forms and the docs page's generated examples send every parameter, filled or not); a filter is
+ * given by a value, and `?page=` asks for no page in particular.
+ */
+export const withoutEmptyQueryValues = (url: string): string => {
+  const q = url.indexOf("?")
+  if (q === -1) return url
+  const pairs = url.slice(q + 1).split("&")
+  const kept = pairs.filter((pair) => {
+    const eq = pair.indexOf("=")
+    return eq > 0 && eq < pair.length - 1
+  })
+  if (kept.length === pairs.length) return url
+  return kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join("&")}`
+}
+
+/** Runs `app` on the request as `withoutEmptyQueryValues` leaves it. */
+const withoutEmptyParameters = <A, E, R>(request: HttpServerRequest.HttpServerRequest, app: Effect.Effect<A, E, R>) => {
+  const url = withoutEmptyQueryValues(request.url)
+  return url === request.url ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }))
+}
+
+/**
  * The outermost middleware: gives every request its id (`X-Request-Id`, echoed in `error.requestId`)
  * and its fresh state (Http/RequestState.ts), answers paths not spelled canonically with 404, limits
  * bodies to 1 MiB and their nesting to MAX_JSON_DEPTH, and answers every failure that the HttpApi did
@@ -193,7 +216,7 @@ export const errorEnvelope = (routes: RouteTable) =>
       yield* drainBody(request)
       return errorResponse(refused.value, requestId, { "x-request-id": requestId, connection: "close" })
     }
-    const response = yield* Effect.andThen(checkBody(request, route), app).pipe(
+    const response = yield* Effect.andThen(checkBody(request, route), withoutEmptyParameters(request, app)).pipe(
       Effect.map((response) =>
         // A JSON endpoint that reads no JSON: the builder answers a body type it does not decode with
         // an empty 415 (an empty body with another Content-Type; precheck answers a non-empty one).

@@ -28,16 +28,22 @@ const LIST_PARAMETERS: Record<string, { readonly description: string; readonly s
   }
 }
 
+/**
+ * `Idempotency-Key` on a POST or PATCH, with an example of its own per operation (the docs page sends the
+ * example as it is: an empty key is refused, and one key shared by two operations would be reused).
+ */
+const idempotencyKey = (operationId: unknown) => ({
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a POST or PATCH safe to retry: the same key with the same body within 24 hours replays the first response (with `Idempotent-Replayed: true`); with another body it is 409 idempotency_key_reused, and while the first is running 409 request_in_progress. Per credential.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+  example: `${typeof operationId === "string" ? operationId : "request"}-0001`
+})
+
 /** The headers the server reads and sends, declared once (section 8 and the contract). */
 const PARAMETERS: Json = {
-  IdempotencyKey: {
-    name: "Idempotency-Key",
-    in: "header",
-    required: false,
-    description:
-      "Makes a POST or PATCH safe to retry: the same key with the same body within 24 hours replays the first response (with `Idempotent-Replayed: true`); with another body it is 409 idempotency_key_reused, and while the first is running 409 request_in_progress. Per credential.",
-    schema: { type: "string", minLength: 1, maxLength: 255 }
-  },
   RequestId: {
     name: "X-Request-Id",
     in: "header",
@@ -102,7 +108,7 @@ const completeOperation = (method: string, operation: Json): Json => {
     parameters: [
       ...typed,
       { $ref: "#/components/parameters/RequestId" },
-      ...(writes ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])
+      ...(writes ? [idempotencyKey(operation.operationId)] : [])
     ],
     responses: withHeaders
   }
