@@ -43,6 +43,70 @@ const Port = Schema.String.check(
   Schema.decodeTo(Schema.Number, SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) }))
 )
 
+/** Where a PostgreSQL URL points, without its password: what a start-up failure names. */
+export interface DatabaseTarget {
+  readonly host: string
+  readonly port: number
+  readonly database: string
+  readonly user: string
+}
+
+const decoded = (value: string): string | undefined => {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return undefined
+  }
+}
+
+const portOf = (value: string): number | undefined => /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535 ? Number(value) : undefined
+
+const SSL_MODES = new Set(["disable", "allow", "prefer", "require", "verify-ca", "verify-full"])
+
+/**
+ * Where a `postgres://` (or `postgresql://`) URL points, read as @effect/sql-pg reads it (the query's
+ * host, port, user and dbname win over the URL's; the database defaults to the user's name, as
+ * PostgreSQL's does), or undefined when @effect/sql-pg would refuse the URL. Checked when the settings
+ * are read, so that a malformed DATABASE_URL is a bad setting, not a failure to connect.
+ */
+export const databaseTarget = (value: string): DatabaseTarget | undefined => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") return undefined
+  const hostname = url.hostname.startsWith("[") && url.hostname.endsWith("]") ? url.hostname.slice(1, -1) : decoded(url.hostname)
+  const user = decoded(url.username)
+  const database = decoded(url.pathname.replace(/^\//, ""))
+  if (hostname === undefined || user === undefined || database === undefined || decoded(url.password) === undefined) return undefined
+  let target = {
+    host: hostname === "" ? "localhost" : hostname,
+    port: url.port === "" ? 5432 : portOf(url.port),
+    database,
+    user: user === "" ? process.env.USER ?? process.env.USERNAME ?? "" : user
+  }
+  for (const [key, param] of url.searchParams) {
+    if (key === "host") target = { ...target, host: param }
+    else if (key === "port") target = { ...target, port: portOf(param) }
+    else if (key === "user") target = { ...target, user: param }
+    else if (key === "dbname") target = { ...target, database: param }
+    else if (key === "sslmode" && !SSL_MODES.has(param)) return undefined
+    else if (key === "connect_timeout" && !/^[0-9]+$/.test(param)) return undefined
+  }
+  const { port } = target
+  if (port === undefined || target.user === "") return undefined
+  return { ...target, port, database: target.database === "" ? target.user : target.database }
+}
+
+const DatabaseUrl = Config.schema(
+  Schema.String.check(Schema.makeFilter((value: string) => value === "" || databaseTarget(value) !== undefined, {
+    message: "DATABASE_URL must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE (sslmode, if given: disable, prefer, require, verify-ca or verify-full), or unset for the embedded PostgreSQL"
+  })),
+  "DATABASE_URL"
+)
+
 /** TRUST_PROXY's words: off, on (one proxy), or a number of proxies. */
 const trustProxyOf = (value: string): number | undefined => {
   const v = value.trim().toLowerCase()
@@ -58,18 +122,31 @@ const TrustProxy = Schema.String.check(
   })
 )
 
+const ON = new Set(["1", "true", "yes", "y", "on"])
+const OFF = new Set(["0", "false", "no", "n", "off"])
+
+/** A switch, in Config.Boolean's words, with a message that names the setting and the words it takes. */
+const AllowInsecure = Schema.String.check(
+  Schema.makeFilter((value: string) => ON.has(value.trim().toLowerCase()) || OFF.has(value.trim().toLowerCase()), {
+    message: "WEBHOOKS_ALLOW_INSECURE must be on (1, true, yes) or off (0, false, no)"
+  })
+)
+
 /** The settings, with BASE_URL read from the environment or not (when a caller sets it). */
 const configOf = (readBaseUrl: boolean): Config.Config<AppConfigShape> => Config.all({
   port: Config.schema(Port, "PORT").pipe(Config.withDefault(3000)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   baseUrl: readBaseUrl ? Config.option(BaseUrl) : Config.succeed(Option.none()),
-  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+  databaseUrl: Config.option(Config.map(DatabaseUrl, Redacted.make)),
   dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
   trustedProxies: Config.schema(TrustProxy, "TRUST_PROXY").pipe(
     Config.map((value) => trustProxyOf(value) ?? 0),
     Config.withDefault(0)
   ),
-  webhooksAllowInsecure: Config.Boolean("WEBHOOKS_ALLOW_INSECURE").pipe(Config.withDefault(false))
+  webhooksAllowInsecure: Config.schema(AllowInsecure, "WEBHOOKS_ALLOW_INSECURE").pipe(
+    Config.map((value) => ON.has(value.trim().toLowerCase())),
+    Config.withDefault(false)
+  )
 }).pipe(
   Config.map(({ baseUrl, ...rest }) => ({
     ...rest,
@@ -77,6 +154,29 @@ const configOf = (readBaseUrl: boolean): Config.Config<AppConfigShape> => Config
     baseUrl: Option.getOrElse(baseUrl, () => `http://${rest.host}:${rest.port}`).replace(/\/+$/, "")
   }))
 )
+
+/** How the service logs: `LOG_REQUESTS` (a line per request, on by default) and `LOG_FORMAT` (`pretty` or `json`). */
+export interface LoggingShape {
+  readonly requests: boolean
+  readonly format: "pretty" | "json"
+}
+
+const LogRequestsSetting = Schema.String.check(
+  Schema.makeFilter((value: string) => ON.has(value.trim().toLowerCase()) || OFF.has(value.trim().toLowerCase()), {
+    message: "LOG_REQUESTS must be on (1, true, yes) or off (0, false, no)"
+  })
+)
+
+const LogFormat = Schema.Literals(["pretty", "json"]).annotate({ message: "LOG_FORMAT must be pretty or json" })
+
+/** Reads the logging settings (read by the service's main only). */
+export const loggingConfig: Config.Config<LoggingShape> = Config.all({
+  requests: Config.schema(LogRequestsSetting, "LOG_REQUESTS").pipe(
+    Config.map((value) => ON.has(value.trim().toLowerCase())),
+    Config.withDefault(true)
+  ),
+  format: Config.schema(LogFormat, "LOG_FORMAT").pipe(Config.withDefault("pretty" as const))
+})
 
 /** Reads the service's environment (README, "Configuration"). */
 export const appConfig: Config.Config<AppConfigShape> = configOf(true)

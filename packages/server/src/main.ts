@@ -1,25 +1,63 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, References } from "effect"
-import { bootstrapDemo } from "./Bootstrap.js"
-import { AppConfig, AppConfigLive } from "./Config.js"
-import { DatabaseLive } from "./Sql/Database.js"
+import { Console, Context, Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import { HttpServer } from "effect/http"
+import { bootstrap } from "./Bootstrap.js"
+import { AppConfig, AppConfigLive, databaseTarget, loggingConfig } from "./Config.js"
+import { LogRequests } from "./Http/Envelope.js"
+import { databaseLayer, DatabaseUrlLive } from "./Sql/Database.js"
 import { migrate } from "./Sql/Migrations.js"
 import { serverLayer } from "./Server.js"
+import { databaseError, listenError, settingError, StartupError } from "./Startup.js"
 
 const main = Effect.gen(function*() {
   const config = yield* AppConfig
-  yield* migrate
-  yield* bootstrapDemo
-  return yield* Layer.launch(serverLayer({ port: config.port, host: config.host }))
+  const logging = yield* loggingConfig
+  const url = yield* DatabaseUrlLive
+  const embedded = Option.isNone(config.databaseUrl)
+  const target = databaseTarget(Redacted.value(url))
+  // Every SQL failure before the server listens is the database's (unreachable, missing, refusing):
+  // said in one line that names the server, the database and the user.
+  const prepared = Effect.andThen(migrate, bootstrap).pipe(
+    Effect.catchTag("SqlError", (error) =>
+      Effect.fail(
+        target === undefined
+          ? new StartupError({ message: `Could not open the database: ${error.message}` })
+          : databaseError(target, error, embedded)
+      ))
+  )
+  const serving = Effect.scoped(Effect.gen(function*() {
+    const help = yield* prepared
+    const server = yield* Layer.build(serverLayer({ port: config.port, host: config.host })).pipe(
+      Effect.catchTag("ServeError", (error) => Effect.fail(listenError({ host: config.host, port: config.port }, error)))
+    )
+    if (Option.isSome(help)) {
+      // With PORT=0 (and no BASE_URL) the port is known only now that the server listens.
+      const address = Context.get(server, HttpServer.HttpServer).address
+      const baseUrl = config.port === 0 && address._tag !== "UnixPathAddress" && config.baseUrl === `http://${config.host}:0`
+        ? `http://${config.host}:${address.port}`
+        : config.baseUrl
+      yield* Console.log(help.value(baseUrl))
+    }
+    return yield* Effect.never
+  }))
+  return yield* serving.pipe(
+    // The server's scope closes first (it stops serving, the worker lets go of its leases), then the
+    // database's pools, then the embedded PostgreSQL (the outer scope).
+    Effect.provide(databaseLayer(url)),
+    Effect.provideService(LogRequests, logging.requests),
+    // LOG_FORMAT=json: one JSON object per line (a log collector's format); pretty otherwise.
+    Effect.provide(Logger.layer([logging.format === "json" ? Logger.consoleJson : Logger.defaultLogger]))
+  )
 })
 
 main.pipe(
-  Effect.provide(DatabaseLive),
   Effect.provide(AppConfigLive),
   Effect.provideService(References.MinimumLogLevel, "Info"),
   Effect.scoped,
-  // A database that cannot start is said in one line (what, and how to fix it), without a stack trace.
-  Effect.catchTag("EmbeddedPostgresError", (error) =>
+  Effect.catchTag("ConfigError", (error) => Effect.fail(settingError(error))),
+  // A start that cannot go on is said in one line (what, and how to fix it), without a stack trace, and
+  // exits 1: a bad setting, a database that cannot start or be reached, a port that is taken.
+  Effect.catchTag(["EmbeddedPostgresError", "StartupError"], (error) =>
     Effect.sync(() => {
       process.stderr.write(`${error.message}\n`)
       process.exit(1)

@@ -1,5 +1,4 @@
-import { describe, expect, it as plain, layer } from "@effect/vitest"
-import { withoutEmptyQueryValues } from "@bizops/server/Http/Envelope"
+import { expect, layer } from "@effect/vitest"
 import { get, post, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
 
@@ -29,27 +28,3 @@ layer(TestServerLive)("validation", (it) => {
     }))
 })
 
-describe("empty query values", () => {
-  plain("are left out; filled ones are kept in their order", () => {
-    expect(withoutEmptyQueryValues("/api/v1/clients?status=&page=2&pageSize=&updatedSince=")).toBe("/api/v1/clients?page=2")
-    expect(withoutEmptyQueryValues("/api/v1/clients?status=&page=")).toBe("/api/v1/clients")
-    expect(withoutEmptyQueryValues("/api/v1/clients?overdue&=x&a=b=c")).toBe("/api/v1/clients?a=b=c")
-    expect(withoutEmptyQueryValues("/api/v1/clients?status=new")).toBe("/api/v1/clients?status=new")
-    expect(withoutEmptyQueryValues("/api/v1/clients")).toBe("/api/v1/clients")
-  })
-})
-
-layer(TestServerLive)("empty query values over HTTP", (it) => {
-  it.effect("a list sent every parameter empty (as the docs page's examples do) is the list without filters", () =>
-    Effect.gen(function*() {
-      const org = yield* (yield* TestServer).organization()
-      yield* post("/api/v1/clients", { name: "A", status: "active" }, { key: org.apiKey })
-      yield* post("/api/v1/clients", { name: "B", status: "new" }, { key: org.apiKey })
-      const all = yield* get("/api/v1/clients?page=&pageSize=&updatedSince=&status=", { key: org.apiKey })
-      expect({ status: all.status, total: all.body.pagination.total, pageSize: all.body.pagination.pageSize }).toEqual({ status: 200, total: 2, pageSize: 25 })
-      const active = yield* get("/api/v1/clients?page=&status=active", { key: org.apiKey })
-      expect(active.body.data.map((c: { name: string }) => c.name)).toEqual(["A"])
-      const bad = yield* get("/api/v1/clients?status=bogus&page=", { key: org.apiKey })
-      expect(bad.status).toBe(400)
-    }))
-})

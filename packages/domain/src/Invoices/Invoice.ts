@@ -152,6 +152,7 @@ export type InvoiceUpdate = typeof InvoiceUpdate.Type
  * what is not given is copied from the invoice replaced (the client never changes).
  */
 export const InvoiceReissue = Schema.Struct({ lineItems: Schema.optionalKey(LineItems), ...optionalFields })
+  .annotate({ examples: [{ dueDate: "2027-05-15", notes: "Corrected due date" }] })
   .check(datesInOrder)
   .annotate({ identifier: "InvoiceReissue" })
 export type InvoiceReissue = typeof InvoiceReissue.Type

@@ -14,13 +14,21 @@ import {
   type ValidationIssue
 } from "@bizops/domain"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { ByteSize, Cause, Effect, Option, Predicate, SchemaIssue } from "effect"
+import { ByteSize, Cause, Clock, Context, Effect, Option, Predicate, SchemaIssue } from "effect"
 import { HttpIncomingMessage, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { Readable } from "node:stream"
 import { CurrentRequestState, freshRequestState } from "./RequestState.js"
 import { requestIdFrom } from "./RequestId.js"
 import type { MatchedRoute, RouteTable } from "./Routes.js"
+
+/**
+ * Whether every request is logged when it is answered: one line at Info level, `GET /api/v1/clients 200
+ * 3 ms`, annotated with method, path (without the query), status, duration and request id (one JSON
+ * object per line with `LOG_FORMAT=json`). The service's main turns it on (`LOG_REQUESTS`, on by
+ * default); tests and the benchmark leave it off.
+ */
+export const LogRequests = Context.Reference<boolean>("@bizops/server/LogRequests", { defaultValue: () => false })
 
 /** The largest request body we read: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -171,29 +179,6 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest, route: MatchedR
         : Effect.void)
 
 /**
- * The query without its empty parameters: `?clientId=&page=2` is `?page=2`. An empty value is no value
- * (HTML forms and the docs page's generated examples send every parameter, filled or not); a filter is
- * given by a value, and `?page=` asks for no page in particular.
- */
-export const withoutEmptyQueryValues = (url: string): string => {
-  const q = url.indexOf("?")
-  if (q === -1) return url
-  const pairs = url.slice(q + 1).split("&")
-  const kept = pairs.filter((pair) => {
-    const eq = pair.indexOf("=")
-    return eq > 0 && eq < pair.length - 1
-  })
-  if (kept.length === pairs.length) return url
-  return kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join("&")}`
-}
-
-/** Runs `app` on the request as `withoutEmptyQueryValues` leaves it. */
-const withoutEmptyParameters = <A, E, R>(request: HttpServerRequest.HttpServerRequest, app: Effect.Effect<A, E, R>) => {
-  const url = withoutEmptyQueryValues(request.url)
-  return url === request.url ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }))
-}
-
-/**
  * The outermost middleware: gives every request its id (`X-Request-Id`, echoed in `error.requestId`)
  * and its fresh state (Http/RequestState.ts), answers paths not spelled canonically with 404, limits
  * bodies to 1 MiB and their nesting to MAX_JSON_DEPTH, and answers every failure that the HttpApi did
@@ -209,14 +194,17 @@ export const errorEnvelope = (routes: RouteTable) =>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
+    const started = yield* Clock.currentTimeNanos
     const requestId = requestIdFrom(request.headers["x-request-id"])
     const route = routes.match(request.method, pathnameOf(request))
     const refused = precheck(request, route)
     if (Option.isSome(refused)) {
       yield* drainBody(request)
-      return errorResponse(refused.value, requestId, { "x-request-id": requestId, connection: "close" })
+      const refusal = errorResponse(refused.value, requestId, { "x-request-id": requestId, connection: "close" })
+      if (yield* LogRequests) yield* logRequest(request, refusal.status, started, requestId)
+      return refusal
     }
-    const response = yield* Effect.andThen(checkBody(request, route), withoutEmptyParameters(request, app)).pipe(
+    const response = yield* Effect.andThen(checkBody(request, route), app).pipe(
       Effect.map((response) =>
         // A JSON endpoint that reads no JSON: the builder answers a body type it does not decode with
         // an empty 415 (an empty body with another Content-Type; precheck answers a non-empty one).
@@ -249,8 +237,19 @@ export const errorEnvelope = (routes: RouteTable) =>
       // Also limits a chunked body, which announces no length: reading it fails past the limit.
       Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE)
     )
+    if (yield* LogRequests) yield* logRequest(request, response.status, started, requestId)
     // A replayed answer keeps the request id it was first given.
     return response.headers["x-request-id"] === undefined ? HttpServerResponse.setHeader(response, "x-request-id", requestId) : response
+  })
+
+/** The request's log line (`LogRequests`). The query is left out: it may carry what a log must not keep. */
+const logRequest = (request: HttpServerRequest.HttpServerRequest, status: number, started: bigint, requestId: string) =>
+  Effect.flatMap(Clock.currentTimeNanos, (now) => {
+    const path = pathnameOf(request)
+    const durationMs = Math.round(Number(now - started) / 1e4) / 100
+    return Effect.logInfo(`${request.method} ${path} ${status} ${durationMs} ms`).pipe(
+      Effect.annotateLogs({ method: request.method, path, status, durationMs, requestId })
+    )
   })
 
 const answer = (

@@ -16,7 +16,7 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
  * The query parameters every list takes, as what they are (the generated document has their wire form,
  * a string with a pattern): their types, bounds and defaults.
  */
-const LIST_PARAMETERS: Record<string, { readonly description: string; readonly schema: Json }> = {
+const LIST_PARAMETERS: Record<string, { readonly description: string; readonly schema: Json; readonly example?: string }> = {
   page: { description: "The page, from 1.", schema: { type: "integer", minimum: 1, default: 1 } },
   pageSize: {
     description: `Records per page, 1 to ${MAX_PAGE_SIZE}.`,
@@ -24,9 +24,17 @@ const LIST_PARAMETERS: Record<string, { readonly description: string; readonly s
   },
   updatedSince: {
     description: "Only records changed at or after this ISO 8601 date-time (`updatedAt >= updatedSince`).",
-    schema: { type: "string", format: "date-time" }
+    schema: { type: "string", format: "date-time" },
+    example: "2026-01-01T00:00:00Z"
   }
 }
+
+/**
+ * An example for a filter: tools that show a request with every parameter filled (the docs page does)
+ * send it as shown, and an empty value is 400 (the contract: a filter with a bad value).
+ */
+const filterExample = (schema: unknown): unknown =>
+  !isObject(schema) ? undefined : schema.format === "uuid" ? "6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b" : Array.isArray(schema.enum) ? schema.enum[0] : undefined
 
 /**
  * `Idempotency-Key` on a POST or PATCH, with an example of its own per operation (the docs page sends the
@@ -84,9 +92,10 @@ const completeOperation = (method: string, operation: Json): Json => {
     const schema = parameter.schema
     // A boolean filter's wire form is "true" or "false".
     if (isObject(schema) && Array.isArray(schema.enum) && schema.enum.length === 2 && schema.enum.includes("true") && schema.enum.includes("false")) {
-      return { ...parameter, schema: { type: "boolean" } }
+      return { ...parameter, schema: { type: "boolean" }, example: false }
     }
-    return parameter
+    const example = filterExample(schema)
+    return example === undefined ? parameter : { ...parameter, example }
   })
   const writes = method === "post" || method === "patch"
   const authenticated = Array.isArray(operation.security) && operation.security.length > 0
