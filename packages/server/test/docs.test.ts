@@ -15,26 +15,16 @@
  *   a list answers 200, and no example is refused as malformed.
  */
 import { expect, layer } from "@effect/vitest"
-import { expectError, request, TestServer, TestServerLive } from "@bizops/testkit"
+import { chromiumPath, expectError, request, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import { type IncomingHttpHeaders, request as httpRequest } from "node:http"
-import { join } from "node:path"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import puppeteer, { type HTTPRequest, type Page } from "puppeteer-core"
 
 const REAL_CLOCK = { excludeTestServices: true } as const
 
-/** CHROMIUM_PATH, else `chromium` on the PATH; the test fails (never skips) when there is none. */
-const chromiumPath = (): string => {
-  const fromEnv = process.env.CHROMIUM_PATH
-  if (fromEnv !== undefined && fromEnv !== "") return fromEnv
-  for (const dir of (process.env.PATH ?? "").split(":")) {
-    if (dir !== "" && existsSync(join(dir, "chromium"))) return join(dir, "chromium")
-  }
-  return "/usr/bin/chromium"
-}
 
 interface Raw {
   readonly status: number

@@ -10,7 +10,7 @@
  * no console error, script error, failed resource or Content-Security-Policy violation happened.
  */
 import { expect, layer } from "@effect/vitest"
-import { TestServer, TestServerLive } from "@bizops/testkit"
+import { chromiumPath, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -28,15 +28,6 @@ const PASSWORD = "correct horse battery staple"
 const DESKTOP: Viewport = { width: 1280, height: 800, deviceScaleFactor: 1 }
 const PHONE: Viewport = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
 
-/** CHROMIUM_PATH, else `chromium` on the PATH; the test fails (never skips) when there is none. */
-const chromiumPath = (): string => {
-  const fromEnv = process.env.CHROMIUM_PATH
-  if (fromEnv !== undefined && fromEnv !== "") return fromEnv
-  for (const dir of (process.env.PATH ?? "").split(":")) {
-    if (dir !== "" && existsSync(join(dir, "chromium"))) return join(dir, "chromium")
-  }
-  return "/usr/bin/chromium"
-}
 
 // --- PNG: the IHDR size, and the pixels of an 8-bit, non-interlaced RGB or RGBA image ---------------
 

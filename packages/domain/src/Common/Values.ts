@@ -125,3 +125,11 @@ export const IntFromString = Schema.String.check(
     SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) })
   )
 )
+
+/** `true` or `false` in a query string. */
+export const BooleanParam = Schema.Literals(["true", "false"]).annotate({ message: "must be true or false" }).pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({ decode: (s: "true" | "false") => s === "true", encode: (b: boolean) => (b ? "true" : "false") })
+  )
+)

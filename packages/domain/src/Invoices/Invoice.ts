@@ -1,9 +1,9 @@
-import { Result, Schema, SchemaTransformation } from "effect"
+import { Result, Schema } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ContactId } from "../Contacts/Contact.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
 import { Refusal } from "../Common/Refusal.js"
-import { BoundedString, DateOnly, DateTime, generatedWhole, MaxString, MoneyAmount, Percent, Uuid } from "../Common/Values.js"
+import { BooleanParam, BoundedString, DateOnly, DateTime, generatedWhole, MaxString, MoneyAmount, Percent, Uuid } from "../Common/Values.js"
 import { ProjectId } from "../Projects/Project.js"
 import { InvoiceStatuses } from "./Settlement.js"
 import { QUANTITY_DIGITS } from "./Totals.js"
@@ -156,14 +156,6 @@ export const InvoiceReissue = Schema.Struct({ lineItems: Schema.optionalKey(Line
   .check(datesInOrder)
   .annotate({ identifier: "InvoiceReissue" })
 export type InvoiceReissue = typeof InvoiceReissue.Type
-
-/** `true` or `false` in a query string. */
-export const BooleanParam = Schema.Literals(["true", "false"]).annotate({ message: "must be true or false" }).pipe(
-  Schema.decodeTo(
-    Schema.Boolean,
-    SchemaTransformation.transform({ decode: (s: "true" | "false") => s === "true", encode: (b: boolean) => (b ? "true" : "false") })
-  )
-)
 
 export const InvoiceListParams = Schema.Struct({
   ...ListParams,
