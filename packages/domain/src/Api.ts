@@ -7,7 +7,9 @@ import { EventDaysApi } from "./EventDays/EventDaysApi.js"
 import { TimelineItemsApi } from "./TimelineItems/TimelineItemsApi.js"
 import { InvoicesApi } from "./Invoices/InvoicesApi.js"
 import { PaymentsApi } from "./Payments/PaymentsApi.js"
+import { PayoutsApi } from "./Payouts/PayoutsApi.js"
 import { ProjectsApi } from "./Projects/ProjectsApi.js"
+import { SalesApi } from "./Sales/SalesApi.js"
 import { WebhooksApi } from "./Webhooks/WebhooksApi.js"
 
 /** The version of the API this package describes (section 9). */
@@ -23,6 +25,8 @@ export class Api extends HttpApi.make("bizops")
   .add(ProjectsApi)
   .add(InvoicesApi)
   .add(PaymentsApi)
+  .add(PayoutsApi)
+  .add(SalesApi)
   .add(DocumentVersionsApi)
   .add(EventDaysApi)
   .add(TimelineItemsApi)
@@ -37,7 +41,7 @@ export class Api extends HttpApi.make("bizops")
       servers: [{ url: "/", description: "The server that serves this document" }],
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
-        "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, document versions, event days and their timeline, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`."
+        "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, payouts, sales, document versions, event days and their timeline, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`."
     })
   )
 {}

@@ -18,6 +18,8 @@ import { InvoicesHttp } from "./Invoices/InvoicesHttp.js"
 import { InvoicesRepo } from "./Invoices/InvoicesRepo.js"
 import { PaymentsHttp } from "./Payments/PaymentsHttp.js"
 import { PaymentsRepo } from "./Payments/PaymentsRepo.js"
+import { PayoutsHttp } from "./Payouts/PayoutsHttp.js"
+import { PayoutsRepo } from "./Payouts/PayoutsRepo.js"
 import { AuthenticationLive, Authenticator } from "./Http/Authentication.js"
 import { IdempotencyPurgeLive, IdempotencyStore, makeIdempotency } from "./Http/Idempotency.js"
 import { DocsLive, docsRoutes } from "./Http/Docs.js"
@@ -28,6 +30,8 @@ import { precompress, serveAsset } from "./Http/Precompressed.js"
 import { routeTable } from "./Http/Routes.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
+import { SaleDeleteRoute, SalesHttp } from "./Sales/SalesHttp.js"
+import { SalesRepo } from "./Sales/SalesRepo.js"
 import { TimelineItemsHttp } from "./TimelineItems/TimelineItemsHttp.js"
 import { TimelineItemsRepo } from "./TimelineItems/TimelineItemsRepo.js"
 import { Outbox } from "./Webhooks/Outbox.js"
@@ -55,6 +59,8 @@ const groups = Layer.mergeAll(
   ProjectsHttp.pipe(Layer.provide(ProjectsRepo.layer)),
   InvoicesHttp.pipe(Layer.provide(InvoicesRepo.layer)),
   PaymentsHttp.pipe(Layer.provide(PaymentsRepo.layer)),
+  PayoutsHttp.pipe(Layer.provide(PayoutsRepo.layer)),
+  SalesHttp.pipe(Layer.provide(SalesRepo.layer)),
   DocumentVersionsHttp.pipe(Layer.provide(DocumentVersionsRepo.layer)),
   EventDaysHttp.pipe(Layer.provide(EventDaysRepo.layer)),
   TimelineItemsHttp.pipe(Layer.provide(TimelineItemsRepo.layer)),
@@ -86,7 +92,7 @@ const OAuthRoutesLive = Layer.unwrap(AppConfig.useSync((config) => OAuthRoutes({
  */
 const serve = Layer.unwrap(
   Effect.gen(function*() {
-    const app = yield* HttpRouter.toHttpEffect(Layer.mergeAll(ApiLive, OpenApiRoute, DocsRoute, HealthRoutes, OAuthRoutesLive)).pipe(
+    const app = yield* HttpRouter.toHttpEffect(Layer.mergeAll(ApiLive, OpenApiRoute, DocsRoute, HealthRoutes, OAuthRoutesLive, SaleDeleteRoute(routes))).pipe(
       // The router matches paths exactly as written: case-sensitive, no folding of `//` or a trailing `/`,
       // so that it and the route table (scopes, idempotency, body checks) agree on every canonical path.
       Effect.provideService(HttpRouter.RouterConfig, { caseSensitive: true, ignoreDuplicateSlashes: false, ignoreTrailingSlash: false })

@@ -34,7 +34,15 @@ const LIST_PARAMETERS: Record<string, { readonly description: string; readonly s
  * send it as shown, and an empty value is 400 (the contract: a filter with a bad value).
  */
 const filterExample = (schema: unknown): unknown =>
-  !isObject(schema) ? undefined : schema.format === "uuid" ? "6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b" : Array.isArray(schema.enum) ? schema.enum[0] : undefined
+  !isObject(schema)
+    ? undefined
+    : schema.format === "uuid"
+    ? "6f1c2b7e-3d4a-4e5f-8a9b-0c1d2e3f4a5b"
+    : schema.format === "date" || schema.$ref === "#/components/schemas/Date"
+    ? "2026-01-01"
+    : Array.isArray(schema.enum)
+    ? schema.enum[0]
+    : undefined
 
 /**
  * `Idempotency-Key` on a POST or PATCH, with an example of its own per operation (the docs page sends the

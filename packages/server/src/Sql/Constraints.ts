@@ -15,6 +15,14 @@ const LINKS: Record<string, { readonly field: string; readonly what: string }> =
   payments_client_fk: { field: "clientId", what: "client" },
   payments_invoice_fk: { field: "invoiceId", what: "invoice" },
   payments_refund_of_fk: { field: "refundOfId", what: "payment" },
+  payments_sale_fk: { field: "saleId", what: "sale" },
+  payments_payout_fk: { field: "payoutId", what: "payout" },
+  sales_client_fk: { field: "clientId", what: "client" },
+  sales_contact_fk: { field: "contactId", what: "contact" },
+  sales_business_fk: { field: "businessId", what: "business" },
+  sale_line_items_sale_fk: { field: "saleId", what: "sale" },
+  books_entries_sale_fk: { field: "saleId", what: "sale" },
+  books_entries_payment_fk: { field: "paymentId", what: "payment" },
   event_days_project_fk: { field: "projectId", what: "project" },
   timeline_items_event_day_fk: { field: "eventDayId", what: "event day" }
 }
@@ -22,7 +30,10 @@ const LINKS: Record<string, { readonly field: string; readonly what: string }> =
 const UNIQUES: Record<string, string> = {
   contacts_email_per_client: "Another contact of this client has this email",
   contacts_one_primary: "Another request made a different contact of this client primary at the same time; retry",
-  invoices_one_replacement: "The invoice was already reissued"
+  invoices_one_replacement: "The invoice was already reissued",
+  sales_number_unique: "Another sale of this organization has this sale number",
+  sales_external_id_unique: "Another sale of this organization has this externalId",
+  payouts_processor_id_unique: "Another payout of this organization has this processorPayoutId"
 }
 
 interface PgError {

@@ -7,6 +7,7 @@ import invoices from "./migrations/0004_invoices.js"
 import timeline from "./migrations/0005_timeline.js"
 import oauth from "./migrations/0006_oauth.js"
 import webhookFairness from "./migrations/0007_webhook_fairness.js"
+import salesPayouts from "./migrations/0008_sales_payouts.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
@@ -16,7 +17,8 @@ export const migrations = Migrator.fromRecord({
   "0004_invoices": invoices,
   "0005_timeline": timeline,
   "0006_oauth": oauth,
-  "0007_webhook_fairness": webhookFairness
+  "0007_webhook_fairness": webhookFairness,
+  "0008_sales_payouts": salesPayouts
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */
