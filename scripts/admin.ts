@@ -15,6 +15,7 @@
  *   app revoke --client-id ID --user USER
  *   signing-key rotate
  *   scopes
+ *   import sales|payouts --org ORG --file FILE   (FILE may be - for standard input)
  *
  * The words and flags are parsed by `effect/cli`: what it refuses (an unknown command or flag, a
  * missing or malformed value) is a usage error, printed with the command's help on stderr before the
@@ -41,9 +42,11 @@ import {
   startEmbedded,
   UnknownScope
 } from "@bizops/server"
+import { ImportError, Imports } from "@bizops/server/Imports/Imports"
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Cause, Console, Data, Effect, Layer, Option, Redacted, References, Runtime, Schema } from "effect"
 import { CliConfig, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
+import { readFile } from "node:fs/promises"
 import { connect } from "node:net"
 
 class NotFoundError extends Data.TaggedError("NotFoundError")<{ readonly message: string }> {}
@@ -74,7 +77,7 @@ const database = Layer.unwrap(
   })
 )
 
-const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer).pipe(
+const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer, Imports.layer).pipe(
   Layer.provideMerge(database),
   Layer.provide(AppConfigLive)
 )
@@ -84,7 +87,7 @@ const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.l
  * (the embedded PostgreSQL stopped when the command started it), so that stdout carries the one object
  * only when everything succeeded.
  */
-const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys>) =>
+const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys | Imports>) =>
   Effect.andThen(migrate, work).pipe(
     Effect.provide(services),
     Effect.flatMap((result) => Console.log(JSON.stringify(result)))
@@ -253,6 +256,45 @@ const scopes = Command.make("scopes", {}, () =>
     Command.withShortDescription("Every scope, in the API-key and the OAuth spelling")
   )
 
+/** A file's text, or standard input's for "-". */
+const readText = (file: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      if (file !== "-") return readFile(file, "utf8")
+      const chunks: Array<Buffer> = []
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk))
+      return Buffer.concat(chunks).toString("utf8")
+    },
+    catch: (cause) => new AdminError("invalid_import", `Cannot read ${file === "-" ? "standard input" : file}: ${cause instanceof Error ? cause.message : String(cause)}`)
+  })
+
+/** The file's JSON, read and parsed before any database is opened: a file that is not JSON imports nothing. */
+const readRecords = (file: string) =>
+  Effect.flatMap(readText(file), (text) =>
+    Effect.try({
+      try: (): unknown => JSON.parse(text),
+      catch: (cause) =>
+        new ImportError([{ index: -1, path: [], message: `the file is not JSON (${cause instanceof Error ? cause.message : String(cause)})` }])
+    }))
+
+const importKind = (kind: "sales" | "payouts", what: string) =>
+  Command.make(kind, {
+    org: uuidFlag("org", "ORG", "The organization the records belong to"),
+    file: text("file", "FILE", "A JSON array of records; - reads standard input")
+  }, ({ org, file }) =>
+    Effect.andThen(readRecords(file), (records) =>
+      respond(Effect.gen(function*() {
+        const access = yield* AccessRepo
+        if (!(yield* access.organizationExists(org))) return yield* new NotFoundError({ message: `No organization ${org}` })
+        const imports = yield* Imports
+        return yield* (kind === "sales" ? imports.importSales(org, records) : imports.importPayouts(org, records))
+      })))).pipe(
+    Command.withDescription(
+      `Import ${what} from a JSON array of records, all or nothing. ` +
+        "Prints {\"created\",\"updated\",\"unchanged\",\"ids\"}; an invalid file prints invalid_import with every issue."
+    )
+  )
+
 const admin = Command.make("admin").pipe(
   Command.withDescription("The operator command line: npm run admin -- <command> [flags]. Prints one JSON object."),
   Command.withSubcommands([
@@ -264,7 +306,14 @@ const admin = Command.make("admin").pipe(
       Command.withSubcommands([appCreate, appRotateSecret, appDisable, appEnable, appRevoke])
     ),
     Command.make("signing-key").pipe(Command.withDescription("The keys that sign access tokens"), Command.withSubcommands([signingKeyRotate])),
-    scopes
+    scopes,
+    Command.make("import").pipe(
+      Command.withDescription("Records that arrive from outside the API (sales, payouts)"),
+      Command.withSubcommands([
+        importKind("sales", "sales (upserted by externalId; only notes may change once imported)"),
+        importKind("payouts", "payouts (upserted by processorPayoutId; paymentIds get the payout's id)")
+      ])
+    )
   ])
 )
 
@@ -295,6 +344,8 @@ const presenter: CliOutput.Presenter = {
 interface ErrorObject {
   readonly code: string
   readonly message: string
+  /** invalid_import: every problem of every record ({index, path, message}). */
+  readonly issues?: ReadonlyArray<unknown>
 }
 
 /** The error object of a failed run; undefined when the failure is not one the command line expects. */
@@ -309,6 +360,7 @@ const errorObject = (failure: unknown): ErrorObject | undefined => {
     return { code: "usage", message }
   }
   if (failure instanceof UnknownScope) return { code: "invalid_scope", message: failure.message }
+  if (failure instanceof ImportError) return { code: failure.code, message: failure.message, issues: failure.issues }
   if (failure instanceof AdminError) return { code: failure.code, message: failure.message }
   if (failure instanceof NotFoundError) return { code: "not_found", message: failure.message }
   return undefined

@@ -77,13 +77,11 @@ const isNotJson = (issue: SchemaIssue.Issue): boolean =>
   issue._tag === "InvalidValue" && issue.annotations?.message === "Expected a valid JSON body"
 
 /**
- * A request that did not decode (its query, headers or body), as our validation error: 400
- * invalid_request with every issue (the path where it is, and what is wrong there).
+ * Every problem of a value a schema refused, each with its path, one per path: a union (an optional
+ * field, a nullable one) may report one issue per member, and the first says it. The API's validation
+ * errors and the operator imports' issues both say them so.
  */
-export const validationError = (error: HttpApiError.HttpApiSchemaError): InvalidRequest => {
-  const issue = error.cause.issue
-  if (error.kind === "Payload" && isNotJson(issue)) return new InvalidRequest({ message: "The request body is not valid JSON" })
-  const wholeBody = error.kind === "Payload" && isRootTypeMismatch(issue)
+export const issuesOf = (issue: SchemaIssue.Issue): Array<ValidationIssue> => {
   const seen = new Set<string>()
   const issues: Array<ValidationIssue> = []
   for (const formatted of formatIssues(issue).issues) {
@@ -92,13 +90,26 @@ export const validationError = (error: HttpApiError.HttpApiSchemaError): Invalid
       return typeof key === "number" ? key : String(key)
     })
     const key = JSON.stringify(path)
-    // A union (an optional field, a nullable one) may report one issue per member; the first says it.
     if (seen.has(key)) continue
     seen.add(key)
-    // The body as a whole of the wrong type: say so, rather than print the schema's type.
-    const message = wholeBody && path.length === 0 ? "the body must be a JSON object" : formatted.message
-    issues.push({ path, message })
+    issues.push({ path, message: formatted.message })
   }
+  return issues
+}
+
+/**
+ * A request that did not decode (its query, headers or body), as our validation error: 400
+ * invalid_request with every issue (the path where it is, and what is wrong there).
+ */
+export const validationError = (error: HttpApiError.HttpApiSchemaError): InvalidRequest => {
+  const issue = error.cause.issue
+  if (error.kind === "Payload" && isNotJson(issue)) return new InvalidRequest({ message: "The request body is not valid JSON" })
+  const wholeBody = error.kind === "Payload" && isRootTypeMismatch(issue)
+  // The body as a whole of the wrong type: say so, rather than print the schema's type.
+  const issues = issuesOf(issue).map(({ message, path }) => ({
+    path,
+    message: wholeBody && path.length === 0 ? "the body must be a JSON object" : message
+  }))
   const first = issues[0]
   const message = first === undefined
     ? "The request is not valid"

@@ -1,0 +1,380 @@
+/**
+ * The operator imports of records that arrive from outside the API (issue 15; contract "Records that
+ * arrive from outside the API", "Sales (read-only)", "Payouts (read-only)"): `npm run admin -- import
+ * sales|payouts`. A file is all or nothing: every record is decoded by the domain's import schema and
+ * checked by its rules first, and one invalid record imports nothing (`invalid_import` with every issue of
+ * every record). Then one transaction upserts each record by its external identity, so that importing the
+ * same file twice changes nothing the second time. No webhook events yet (a later step emits them).
+ */
+import {
+  DEFAULT_CURRENCY,
+  formatSaleNumber,
+  fractionDigits,
+  importCurrency,
+  PayoutImport,
+  payoutImportFields,
+  payoutImportRefusals,
+  type Refusal,
+  SaleImport,
+  saleEntries,
+  saleMoney,
+  strict,
+  toMinorUnits
+} from "@bizops/domain"
+import { Clock, Context, Effect, Layer, Result, Schema, SchemaIssue } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
+import { issuesOf } from "../Http/Envelope.js"
+import { FastSql } from "../Sql/Fast.js"
+
+/** One problem of one record: its index in the file (-1: the file as a whole), where in the record, and what is wrong there. */
+export interface ImportIssue {
+  readonly index: number
+  readonly path: ReadonlyArray<string | number>
+  readonly message: string
+}
+
+/** A file that imports nothing: its issues say which records and where. */
+export class ImportError extends Error {
+  readonly _tag = "ImportError"
+  readonly code = "invalid_import"
+  constructor(readonly issues: ReadonlyArray<ImportIssue>, message?: string) {
+    super(message ?? ImportError.summary(issues))
+  }
+  static summary(issues: ReadonlyArray<ImportIssue>): string {
+    const first = issues[0]
+    if (first === undefined) return "The file imports nothing"
+    const where = first.path.length > 0 ? `${first.path.join(".")}: ` : ""
+    const which = first.index === -1 ? "the file" : `record ${first.index}`
+    return `Nothing was imported: ${issues.length} issue(s); ${which}: ${where}${first.message}`
+  }
+}
+
+export interface ImportResult {
+  readonly created: number
+  readonly updated: number
+  readonly unchanged: number
+  readonly ids: ReadonlyArray<string>
+}
+
+/** Every issue of a record the schema refused, with the record's index. */
+const schemaIssues = (index: number, issue: SchemaIssue.Issue): Array<ImportIssue> =>
+  issuesOf(issue).map(({ message, path }) => ({ index, path: [...path], message }))
+
+const refusalIssue = (index: number, refusal: Refusal): ImportIssue => ({
+  index,
+  path: refusal.path ?? [],
+  message: refusal.message
+})
+
+type Decoder<A> = (input: unknown, options: typeof strict) => Result.Result<A, Schema.SchemaError>
+
+/** The records as a file holds them: JSON, so a date-time is a string (the schemas' JSON codecs). */
+const decodeSale: Decoder<SaleImport> = Schema.decodeUnknownResult(Schema.toCodecJson(SaleImport))
+const decodePayout: Decoder<PayoutImport> = Schema.decodeUnknownResult(Schema.toCodecJson(PayoutImport))
+
+/** Decodes every record of a file (a JSON array), strictly (unknown keys refused); the issues of all of them. */
+const decodeAll = <A>(decode: Decoder<A>, records: unknown) => {
+  const issues: Array<ImportIssue> = []
+  if (!Array.isArray(records)) {
+    issues.push({ index: -1, path: [], message: "the file must be a JSON array of records" })
+    return { decoded: [], issues }
+  }
+  const decoded: Array<A> = []
+  records.forEach((record: unknown, index) => {
+    const result = decode(record, strict)
+    if (Result.isSuccess(result)) decoded.push(result.success)
+    else issues.push(...schemaIssues(index, result.failure.issue))
+  })
+  return { decoded, issues }
+}
+
+/** Sorted keys all the way down: two values with the same content print the same. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v)
+
+const makeImports = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const fast = yield* FastSql
+  const clock = yield* Clock.Clock
+  const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms))
+
+  /** Which of the ids are records of the organization in `table`. */
+  const existing = (table: "clients" | "contacts" | "businesses" | "payments", organizationId: string, ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed(new Set<string>())
+      : Effect.map(
+        fast.rows<{ readonly id: string }>(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]),
+        (rows) => new Set(rows.map((row) => row.id))
+      )
+
+  const fail = (issues: ReadonlyArray<ImportIssue>) => Effect.fail(new ImportError(issues))
+
+  // ---- Sales -------------------------------------------------------------------------------------
+
+  /**
+   * What of a sale cannot change once imported: its money, lines, payment and links (its books and
+   * payment were written from them). Only `notes` may change on a later import.
+   */
+  const saleFixedOf = (record: SaleImport, currency: string, totalMinor: number) => ({
+    channel: record.channel,
+    saleDate: record.saleDate,
+    currency,
+    taxInclusive: record.taxInclusive,
+    taxRate: record.taxRate,
+    discountPercent: record.discountPercent ?? null,
+    clientId: record.clientId ?? null,
+    contactId: record.contactId ?? null,
+    businessId: record.businessId ?? null,
+    total: totalMinor,
+    lines: record.lineItems.map((line) => [line.description, line.quantity, toMinorUnits(line.unitPrice, fractionDigits(currency))]),
+    method: totalMinor === 0 ? null : record.payment.method,
+    receivedDate: totalMinor === 0 ? null : record.payment.receivedDate ?? record.saleDate
+  })
+
+  const storedSale = (organizationId: string, externalId: string) =>
+    Effect.map(
+      fast.rows<{ readonly id: string; readonly notes: string | null; readonly fixed: unknown }>(
+        `SELECT s.id, s.notes, jsonb_build_object(
+           'channel', s.channel, 'saleDate', s.sale_date::text, 'currency', s.currency, 'taxInclusive', s.tax_inclusive,
+           'taxRate', s.tax_rate::float8, 'discountPercent', s.discount_percent::float8, 'clientId', s.client_id,
+           'contactId', s.contact_id, 'businessId', s.business_id, 'total', s.total_minor::float8,
+           'lines', (SELECT jsonb_agg(jsonb_build_array(l.description, l.quantity::float8, l.unit_price_minor::float8) ORDER BY l.position)
+                     FROM sale_line_items l WHERE l.organization_id = s.organization_id AND l.sale_id = s.id),
+           'method', p.method, 'receivedDate', p.received_date::text) AS fixed
+         FROM sales s
+         LEFT JOIN payments p ON p.organization_id = s.organization_id AND p.sale_id = s.id AND p.kind = 'payment'
+         WHERE s.organization_id = $1 AND s.external_id = $2
+         FOR UPDATE OF s`,
+        [organizationId, externalId]
+      ),
+      (rows) => rows[0]
+    )
+
+  const nextSaleNumber = (organizationId: string) =>
+    Effect.map(
+      fast.rows<{ readonly lastNumber: number }>(
+        `INSERT INTO sale_number_series (organization_id, last_number) VALUES ($1, 1)
+         ON CONFLICT (organization_id) DO UPDATE SET last_number = sale_number_series.last_number + 1
+         RETURNING last_number`,
+        [organizationId]
+      ),
+      ([series]) => formatSaleNumber(series.lastNumber)
+    )
+
+  const importSales = (organizationId: string, records: unknown) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const { decoded, issues } = decodeAll(decodeSale, records)
+      // The money of each record (a refusal is an issue), in file order.
+      const monies = decoded.map((record, index) => {
+        const money = saleMoney(record, fractionDigits(importCurrency(record, DEFAULT_CURRENCY)))
+        if (Result.isFailure(money)) issues.push(refusalIssue(index, money.failure))
+        return money
+      })
+      if (issues.length > 0) return yield* fail(issues)
+
+      const links = [["clientId", "clients"], ["contactId", "contacts"], ["businessId", "businesses"]] as const
+      for (const [field, table] of links) {
+        const ids = decoded.flatMap((record) => record[field] ?? [])
+        const found = yield* existing(table, organizationId, ids)
+        decoded.forEach((record, index) => {
+          const id = record[field]
+          if (id !== undefined && id !== null && !found.has(id)) {
+            issues.push({ index, path: [field], message: `linked_record_not_found: no ${table.slice(0, -1)} ${id} in this organization` })
+          }
+        })
+      }
+      if (issues.length > 0) return yield* fail(issues)
+
+      let created = 0
+      let updated = 0
+      let unchanged = 0
+      const ids: Array<string> = []
+      for (const [index, record] of decoded.entries()) {
+        const money = monies[index]
+        if (money === undefined || Result.isFailure(money)) continue
+        const currency = importCurrency(record, DEFAULT_CURRENCY)
+        const digits = fractionDigits(currency)
+        const fixed = saleFixedOf(record, currency, money.success.total)
+        const notes = record.notes ?? null
+        const stored = yield* storedSale(organizationId, record.externalId)
+        const at = yield* now
+        if (stored !== undefined) {
+          if (canonical(stored.fixed) !== canonical(fixed)) {
+            issues.push({
+              index,
+              path: [],
+              message: `sale ${record.externalId} was already imported with other money, lines, payment, date, channel or links: only notes may change (refund or void it instead)`
+            })
+            continue
+          }
+          ids.push(stored.id)
+          if (stored.notes === notes) {
+            unchanged++
+          } else {
+            yield* fast.rows(`UPDATE sales SET notes = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2`, [organizationId, stored.id, notes, at])
+            updated++
+          }
+          continue
+        }
+        const saleId = randomUUID()
+        const m = money.success
+        yield* fast.rows(
+          `INSERT INTO sales (id, organization_id, sale_number, business_id, client_id, contact_id, channel, external_id, sale_date,
+             currency, status, tax_inclusive, subtotal_minor, discount_percent, discount_amount_minor, tax_rate, tax_amount_minor,
+             total_minor, amount_refunded_minor, notes, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'completed', $11, $12, $13, $14, $15, $16, $17, 0, $18, $19, $19)`,
+          [
+            saleId, organizationId, yield* nextSaleNumber(organizationId), fixed.businessId, fixed.clientId, fixed.contactId,
+            record.channel, record.externalId, record.saleDate, currency, record.taxInclusive, m.subtotal,
+            fixed.discountPercent, m.discountAmount, record.taxRate, m.taxAmount, m.total, notes, at
+          ]
+        )
+        for (const [position, line] of record.lineItems.entries()) {
+          // A line's total: round(quantity × unitPrice), the gross of the line alone.
+          const lineMoney = saleMoney({ lineItems: [line], taxRate: 0, taxInclusive: true }, digits)
+          const lineTotal = Result.isSuccess(lineMoney) ? lineMoney.success.gross : 0
+          yield* fast.rows(
+            `INSERT INTO sale_line_items (id, organization_id, sale_id, position, description, quantity, unit_price_minor, total_minor, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            [randomUUID(), organizationId, saleId, position, line.description, line.quantity, toMinorUnits(line.unitPrice, digits), lineTotal, at]
+          )
+        }
+        // A sale of 0 (all free) moved no money: it has no payment (a payment is never 0) and no books lines.
+        const paymentId = m.total === 0 ? null : randomUUID()
+        if (paymentId !== null) {
+          yield* fast.rows(
+            `INSERT INTO payments (id, organization_id, client_id, invoice_id, sale_id, amount_minor, currency, received_date, method,
+               status, kind, created_at, updated_at)
+             VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, $8, 'succeeded', 'payment', $9, $9)`,
+            [paymentId, organizationId, fixed.clientId, saleId, m.total, currency, fixed.receivedDate, record.payment.method, at]
+          )
+        }
+        for (const entry of saleEntries(m)) {
+          yield* fast.rows(
+            `INSERT INTO books_entries (id, organization_id, sale_id, payment_id, cause, account, side, amount_minor, currency, created_at)
+             VALUES ($1, $2, $3, $4, 'sale', $5, $6, $7, $8, $9)`,
+            [randomUUID(), organizationId, saleId, paymentId, entry.account, entry.side, entry.amount, currency, at]
+          )
+        }
+        ids.push(saleId)
+        created++
+      }
+      if (issues.length > 0) return yield* fail(issues)
+      return { created, updated, unchanged, ids } satisfies ImportResult
+    }))
+
+  // ---- Payouts -----------------------------------------------------------------------------------
+
+  const storedPayout = (organizationId: string, processorPayoutId: string) =>
+    Effect.map(
+      fast.rows<{ readonly id: string; readonly stored: unknown }>(
+        `SELECT id, jsonb_build_object(
+           'amount', amount_minor::float8, 'currency', currency, 'arrivalDate', arrival_date::text, 'status', status, 'type', type,
+           'automatic', automatic, 'description', description, 'bankAccountLast4', bank_account_last4, 'bankAccountName', bank_account_name,
+           'grossTotal', gross_total_minor::float8, 'feeTotal', fee_total_minor::float8, 'refundTotal', refund_total_minor::float8,
+           'disputeTotal', dispute_total_minor::float8, 'unattributedTotal', unattributed_total_minor::float8, 'paymentCount', payment_count,
+           'lastReconciledAt', (extract(epoch FROM last_reconciled_at) * 1000)::float8, 'failureCode', failure_code,
+           'failureMessage', failure_message) AS stored
+         FROM payouts WHERE organization_id = $1 AND processor_payout_id = $2 FOR UPDATE`,
+        [organizationId, processorPayoutId]
+      ),
+      (rows) => rows[0]
+    )
+
+  const importPayouts = (organizationId: string, records: unknown) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const { decoded, issues } = decodeAll(decodePayout, records)
+      decoded.forEach((record, index) => {
+        for (const refusal of payoutImportRefusals(record, DEFAULT_CURRENCY)) issues.push(refusalIssue(index, refusal))
+      })
+      if (issues.length > 0) return yield* fail(issues)
+
+      const found = yield* existing("payments", organizationId, decoded.flatMap((record) => record.paymentIds ?? []))
+      decoded.forEach((record, index) => {
+        for (const [position, id] of (record.paymentIds ?? []).entries()) {
+          if (!found.has(id)) issues.push({ index, path: ["paymentIds", position], message: `linked_record_not_found: no payment ${id} in this organization` })
+        }
+      })
+      if (issues.length > 0) return yield* fail(issues)
+
+      let created = 0
+      let updated = 0
+      let unchanged = 0
+      const ids: Array<string> = []
+      for (const record of decoded) {
+        const fields = payoutImportFields(record, DEFAULT_CURRENCY)
+        const digits = fractionDigits(fields.currency)
+        const { paymentIds, processorPayoutId: _, lastReconciledAt, ...rest } = fields
+        const minor = (value: number | null) => value === null ? null : toMinorUnits(value, digits)
+        // The record as the comparison with the stored row reads it: money in minor units, the time in ms.
+        const row = {
+          ...rest,
+          amount: toMinorUnits(fields.amount, digits),
+          grossTotal: minor(fields.grossTotal),
+          feeTotal: minor(fields.feeTotal),
+          refundTotal: minor(fields.refundTotal),
+          disputeTotal: minor(fields.disputeTotal),
+          unattributedTotal: minor(fields.unattributedTotal),
+          lastReconciledAt: lastReconciledAt === null ? null : lastReconciledAt.getTime()
+        }
+        const values = [
+          row.amount, fields.currency, fields.arrivalDate, fields.status, fields.type, fields.automatic, fields.description,
+          fields.bankAccountLast4, fields.bankAccountName, row.grossTotal, row.feeTotal, row.refundTotal, row.disputeTotal,
+          row.unattributedTotal, fields.paymentCount, lastReconciledAt, fields.failureCode, fields.failureMessage
+        ]
+        const stored = yield* storedPayout(organizationId, fields.processorPayoutId)
+        const at = yield* now
+        let id: string
+        let changed: boolean
+        if (stored === undefined) {
+          id = randomUUID()
+          yield* fast.rows(
+            `INSERT INTO payouts (id, organization_id, processor_payout_id, amount_minor, currency, arrival_date, status, type, automatic,
+               description, bank_account_last4, bank_account_name, gross_total_minor, fee_total_minor, refund_total_minor,
+               dispute_total_minor, unattributed_total_minor, payment_count, last_reconciled_at, failure_code, failure_message,
+               created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)`,
+            [id, organizationId, fields.processorPayoutId, ...values, at]
+          )
+          created++
+          changed = true
+        } else {
+          id = stored.id
+          changed = canonical(stored.stored) !== canonical(row)
+          if (changed) {
+            yield* fast.rows(
+              `UPDATE payouts SET amount_minor = $3, currency = $4, arrival_date = $5, status = $6, type = $7, automatic = $8,
+                 description = $9, bank_account_last4 = $10, bank_account_name = $11, gross_total_minor = $12, fee_total_minor = $13,
+                 refund_total_minor = $14, dispute_total_minor = $15, unattributed_total_minor = $16, payment_count = $17,
+                 last_reconciled_at = $18, failure_code = $19, failure_message = $20, updated_at = $21
+               WHERE organization_id = $1 AND id = $2`,
+              [organizationId, id, ...values, at]
+            )
+          }
+        }
+        // The payments it settles get its id; a payment already on it is not changed again.
+        const linked = paymentIds.length === 0 ? [] : yield* fast.rows<{ readonly id: string }>(
+          `UPDATE payments SET payout_id = $2, updated_at = $4
+           WHERE organization_id = $1 AND id = ANY($3::uuid[]) AND payout_id IS DISTINCT FROM $2 RETURNING id`,
+          [organizationId, id, paymentIds, at]
+        )
+        if (stored !== undefined) {
+          if (changed || linked.length > 0) updated++
+          else unchanged++
+        }
+        ids.push(id)
+      }
+      return { created, updated, unchanged, ids } satisfies ImportResult
+    }))
+
+  return { importSales, importPayouts } as const
+})
+
+/** The operator imports (the admin command line's `import`). */
+export class Imports extends Context.Service<Imports, Effect.Success<typeof makeImports>>()("@bizops/server/Imports") {
+  static readonly layer = Layer.effect(Imports, makeImports)
+}
