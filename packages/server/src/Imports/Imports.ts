@@ -7,6 +7,7 @@
  * same file twice changes nothing the second time. No webhook events yet (a later step emits them).
  */
 import {
+  canonicalJson,
   DEFAULT_CURRENCY,
   formatSaleNumber,
   fractionDigits,
@@ -14,9 +15,11 @@ import {
   PayoutImport,
   payoutImportFields,
   payoutImportRefusals,
+  reimportSale,
   type Refusal,
   SaleImport,
   saleEntries,
+  saleIdentityOf,
   saleMoney,
   strict,
   toMinorUnits
@@ -26,6 +29,7 @@ import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { issuesOf } from "../Http/Envelope.js"
 import { FastSql } from "../Sql/Fast.js"
+import { nextInSeries } from "../Sql/Series.js"
 
 /** One problem of one record: its index in the file (-1: the file as a whole), where in the record, and what is wrong there. */
 export interface ImportIssue {
@@ -89,13 +93,6 @@ const decodeAll = <A>(decode: Decoder<A>, records: unknown) => {
   return { decoded, issues }
 }
 
-/** Sorted keys all the way down: two values with the same content print the same. */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
-      : v)
-
 const makeImports = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
@@ -114,26 +111,6 @@ const makeImports = Effect.gen(function*() {
   const fail = (issues: ReadonlyArray<ImportIssue>) => Effect.fail(new ImportError(issues))
 
   // ---- Sales -------------------------------------------------------------------------------------
-
-  /**
-   * What of a sale cannot change once imported: its money, lines, payment and links (its books and
-   * payment were written from them). Only `notes` may change on a later import.
-   */
-  const saleFixedOf = (record: SaleImport, currency: string, totalMinor: number) => ({
-    channel: record.channel,
-    saleDate: record.saleDate,
-    currency,
-    taxInclusive: record.taxInclusive,
-    taxRate: record.taxRate,
-    discountPercent: record.discountPercent ?? null,
-    clientId: record.clientId ?? null,
-    contactId: record.contactId ?? null,
-    businessId: record.businessId ?? null,
-    total: totalMinor,
-    lines: record.lineItems.map((line) => [line.description, line.quantity, toMinorUnits(line.unitPrice, fractionDigits(currency))]),
-    method: totalMinor === 0 ? null : record.payment.method,
-    receivedDate: totalMinor === 0 ? null : record.payment.receivedDate ?? record.saleDate
-  })
 
   const storedSale = (organizationId: string, externalId: string) =>
     Effect.map(
@@ -155,15 +132,7 @@ const makeImports = Effect.gen(function*() {
     )
 
   const nextSaleNumber = (organizationId: string) =>
-    Effect.map(
-      fast.rows<{ readonly lastNumber: number }>(
-        `INSERT INTO sale_number_series (organization_id, last_number) VALUES ($1, 1)
-         ON CONFLICT (organization_id) DO UPDATE SET last_number = sale_number_series.last_number + 1
-         RETURNING last_number`,
-        [organizationId]
-      ),
-      ([series]) => formatSaleNumber(series.lastNumber)
-    )
+    Effect.map(nextInSeries(fast, "sale_number_series", organizationId), formatSaleNumber)
 
   const importSales = (organizationId: string, records: unknown) =>
     sql.withTransaction(Effect.gen(function*() {
@@ -198,21 +167,18 @@ const makeImports = Effect.gen(function*() {
         if (money === undefined || Result.isFailure(money)) continue
         const currency = importCurrency(record, DEFAULT_CURRENCY)
         const digits = fractionDigits(currency)
-        const fixed = saleFixedOf(record, currency, money.success.total)
+        const fixed = saleIdentityOf(record, currency, money.success.total)
         const notes = record.notes ?? null
         const stored = yield* storedSale(organizationId, record.externalId)
         const at = yield* now
         if (stored !== undefined) {
-          if (canonical(stored.fixed) !== canonical(fixed)) {
-            issues.push({
-              index,
-              path: [],
-              message: `sale ${record.externalId} was already imported with other money, lines, payment, date, channel or links: only notes may change (refund or void it instead)`
-            })
+          const outcome = reimportSale({ identity: stored.fixed, notes: stored.notes }, { identity: fixed, notes, externalId: record.externalId })
+          if (Result.isFailure(outcome)) {
+            issues.push(refusalIssue(index, outcome.failure))
             continue
           }
           ids.push(stored.id)
-          if (stored.notes === notes) {
+          if (outcome.success === "unchanged") {
             unchanged++
           } else {
             yield* fast.rows(`UPDATE sales SET notes = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2`, [organizationId, stored.id, notes, at])
@@ -344,7 +310,7 @@ const makeImports = Effect.gen(function*() {
           changed = true
         } else {
           id = stored.id
-          changed = canonical(stored.stored) !== canonical(row)
+          changed = canonicalJson(stored.stored) !== canonicalJson(row)
           if (changed) {
             yield* fast.rows(
               `UPDATE payouts SET amount_minor = $3, currency = $4, arrival_date = $5, status = $6, type = $7, automatic = $8,

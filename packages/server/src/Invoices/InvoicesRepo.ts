@@ -13,6 +13,7 @@ import { SqlClient } from "effect/sql"
 import { FastSql } from "../Sql/Fast.js"
 import { findRow } from "../Sql/Lists.js"
 import { makeRows } from "../Sql/Resource.js"
+import { nextInSeries } from "../Sql/Series.js"
 import { type InvoiceRow, overdueCondition, toInvoice } from "./InvoiceRows.js"
 
 /** A new invoice's row, as the `Invoices` service computed it (money in minor units). */
@@ -113,15 +114,7 @@ const makeInvoicesRepo = Effect.gen(function*() {
 
   /** The organization's next invoice number (its series is locked until the transaction ends). */
   const nextNumber = (principal: Principal) =>
-    Effect.map(
-      fast.rows<{ readonly lastNumber: number }>(
-        `INSERT INTO invoice_number_series (organization_id, last_number) VALUES ($1, 1)
-         ON CONFLICT (organization_id) DO UPDATE SET last_number = invoice_number_series.last_number + 1
-         RETURNING last_number`,
-        [principal.organizationId]
-      ),
-      ([series]) => formatInvoiceNumber(series.lastNumber)
-    )
+    Effect.map(nextInSeries(fast, "invoice_number_series", principal.organizationId), formatInvoiceNumber)
 
   /** Inserts an invoice's row as the service computed it. */
   const insert = (principal: Principal, row: NewInvoiceRow) =>
