@@ -4,6 +4,7 @@
  * (2 for a usage error, 1 otherwise). `--help` after any command word describes it.
  *
  *   org create --name NAME
+ *   org update --id ORG [--owner-email E] [--default-tax-rate N] [--currency C]
  *   key create --org ORG --scopes "clients:read clients:write" [--name N] [--rate-limit N]
  *   key revoke --id ID
  *   user create --org ORG --email E --password P
@@ -16,6 +17,8 @@
  *   signing-key rotate
  *   scopes
  *   import sales|payouts --org ORG --file FILE   (FILE may be - for standard input)
+ *   sale refund --org ORG --id ID --amount N [--reason R]
+ *   sale void --org ORG --id ID --reason R
  *
  * The words and flags are parsed by `effect/cli`: what it refuses (an unknown command or flag, a
  * missing or malformed value) is a usage error, printed with the command's help on stderr before the
@@ -27,7 +30,18 @@
  * opened only once the command line parsed and the scopes named in it were checked, so `--help`,
  * `scopes` and a refused scope need none.
  */
-import { checkScopes, OAUTH_ONLY_SCOPES, SCOPE_CATALOG, type ScopeSpelling, Uuid } from "@bizops/domain"
+import {
+  checkScopes,
+  Conflict,
+  InvalidRequest,
+  NotFound,
+  OAUTH_ONLY_SCOPES,
+  OrganizationSettingsUpdate,
+  SCOPE_CATALOG,
+  type ScopeSpelling,
+  strict,
+  Uuid
+} from "@bizops/domain"
 import {
   AccessRepo,
   AdminError,
@@ -42,9 +56,12 @@ import {
   startEmbedded,
   UnknownScope
 } from "@bizops/server"
+import { issuesOf } from "@bizops/server/Http/Envelope"
 import { ImportError, Imports } from "@bizops/server/Imports/Imports"
+import { Sales } from "@bizops/server/Sales/Sales"
+import { Outbox } from "@bizops/server/Webhooks/Outbox"
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Cause, Console, Data, Effect, Layer, Option, Redacted, References, Runtime, Schema } from "effect"
+import { Cause, Console, Data, Effect, Layer, Option, Redacted, References, Result, Runtime, Schema } from "effect"
 import { CliConfig, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { readFile } from "node:fs/promises"
 import { connect } from "node:net"
@@ -78,6 +95,7 @@ const database = Layer.unwrap(
 )
 
 const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer, Imports.layer).pipe(
+  Layer.provideMerge(Outbox.layer),
   Layer.provideMerge(database),
   Layer.provide(AppConfigLive)
 )
@@ -87,7 +105,7 @@ const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.l
  * (the embedded PostgreSQL stopped when the command started it), so that stdout carries the one object
  * only when everything succeeded.
  */
-const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys | Imports>) =>
+const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys | Imports | Sales>) =>
   Effect.andThen(migrate, work).pipe(
     Effect.provide(services),
     Effect.flatMap((result) => Console.log(JSON.stringify(result)))
@@ -137,6 +155,40 @@ const orgCreate = Command.make("create", {
 }, ({ name }) => respond(AccessRepo.use((access) => access.createOrganization(name)))).pipe(
   Command.withDescription("Create an organization and its default business. Prints {\"organizationId\",\"businessId\"}.")
 )
+
+/**
+ * The settings named on the command line, decoded by the domain's schema before any database is opened:
+ * a bad value is invalid_request naming the flag's setting. An empty owner email clears it.
+ */
+const settingsUpdate = (flags: { readonly currency: Option.Option<string>; readonly defaultTaxRate: Option.Option<string>; readonly ownerEmail: Option.Option<string> }) => {
+  const input = {
+    ...Option.match(flags.currency, { onNone: () => ({}), onSome: (currency) => ({ currency }) }),
+    ...Option.match(flags.defaultTaxRate, { onNone: () => ({}), onSome: (rate) => ({ defaultTaxRate: rate.trim() === "" ? Number.NaN : Number(rate) }) }),
+    ...Option.match(flags.ownerEmail, { onNone: () => ({}), onSome: (email) => ({ ownerEmail: email === "" ? null : email }) })
+  }
+  const decoded = Schema.decodeUnknownResult(OrganizationSettingsUpdate)(input, strict)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(decoded.success)
+    : Effect.fail(new AdminError("invalid_request", issuesOf(decoded.failure.issue).map(({ path, message }) => `${path.join(".")} ${message}`).join("; ")))
+}
+
+const orgUpdate = Command.make("update", {
+  id: uuidFlag("id", "ORG", "The organization"),
+  ownerEmail: optionalText("owner-email", "E", "Where owner alerts go; an empty value clears it"),
+  defaultTaxRate: optionalText("default-tax-rate", "N", "The tax rate (percent, 0 to 100) of clients without their own"),
+  currency: optionalText("currency", "C", "The 3-letter currency of the records it creates from now on (USD until set)")
+}, ({ id, ...flags }) =>
+  Effect.andThen(settingsUpdate(flags), (update) =>
+    respond(Effect.gen(function*() {
+      const settings = yield* (yield* AccessRepo).updateOrganization(id, update)
+      if (settings === undefined) return yield* new NotFoundError({ message: `No organization ${id}` })
+      return settings
+    })))).pipe(
+    Command.withDescription(
+      "Change an organization's settings; those not named stay. Records already created keep their currency. " +
+        "Prints {\"organizationId\",\"currency\",\"defaultTaxRate\",\"ownerEmail\"}."
+    )
+  )
 
 const keyCreate = Command.make("create", {
   org: uuidFlag("org", "ORG", "The organization the key acts for"),
@@ -295,10 +347,34 @@ const importKind = (kind: "sales" | "payouts", what: string) =>
     )
   )
 
+const saleFlags = {
+  org: uuidFlag("org", "ORG", "The organization the sale belongs to"),
+  id: uuidFlag("id", "ID", "The sale's id")
+}
+
+const saleRefund = Command.make("refund", {
+  ...saleFlags,
+  amount: text("amount", "N", "The amount to refund in the sale's currency (12.50), at most what is left of its total"),
+  reason: optionalText("reason", "R", "Why: kept as the refund payment's notes")
+}, ({ org, id, amount, reason }) =>
+  respond(Sales.use((sales) => sales.refund({ organizationId: org }, id, amount.trim() === "" ? Number.NaN : Number(amount), Option.getOrNull(reason))))).pipe(
+    Command.withDescription(
+      "Refund part or all of a sale: a refund payment (negative, naming the sale's payment), the books reversed for that part, " +
+        "status partially-refunded or refunded. Prints {\"sale\",\"payment\"}."
+    )
+  )
+
+const saleVoid = Command.make("void", {
+  ...saleFlags,
+  reason: text("reason", "R", "Why the sale is voided (required)")
+}, ({ org, id, reason }) => respond(Sales.use((sales) => sales.void({ organizationId: org }, id, reason)))).pipe(
+  Command.withDescription("Void a sale: status voided, its books reversed in full; it is never revenue and accepts no refund. Prints {\"sale\"}.")
+)
+
 const admin = Command.make("admin").pipe(
   Command.withDescription("The operator command line: npm run admin -- <command> [flags]. Prints one JSON object."),
   Command.withSubcommands([
-    Command.make("org").pipe(Command.withDescription("Organizations"), Command.withSubcommands([orgCreate])),
+    Command.make("org").pipe(Command.withDescription("Organizations"), Command.withSubcommands([orgCreate, orgUpdate])),
     Command.make("key").pipe(Command.withDescription("API keys"), Command.withSubcommands([keyCreate, keyRevoke])),
     Command.make("user").pipe(Command.withDescription("Users who sign in to authorize OAuth apps"), Command.withSubcommands([userCreate, userAddOrg])),
     Command.make("app").pipe(
@@ -307,6 +383,10 @@ const admin = Command.make("admin").pipe(
     ),
     Command.make("signing-key").pipe(Command.withDescription("The keys that sign access tokens"), Command.withSubcommands([signingKeyRotate])),
     scopes,
+    Command.make("sale").pipe(
+      Command.withDescription("Sales after their import: refunds and voids"),
+      Command.withSubcommands([saleRefund, saleVoid])
+    ),
     Command.make("import").pipe(
       Command.withDescription("Records that arrive from outside the API (sales, payouts)"),
       Command.withSubcommands([
@@ -363,6 +443,10 @@ const errorObject = (failure: unknown): ErrorObject | undefined => {
   if (failure instanceof ImportError) return { code: failure.code, message: failure.message, issues: failure.issues }
   if (failure instanceof AdminError) return { code: failure.code, message: failure.message }
   if (failure instanceof NotFoundError) return { code: "not_found", message: failure.message }
+  // A domain rule's refusal, as the API would answer it.
+  if (failure instanceof InvalidRequest) return { code: "invalid_request", message: failure.message }
+  if (failure instanceof Conflict) return { code: "conflict", message: failure.message }
+  if (failure instanceof NotFound) return { code: "not_found", message: failure.message }
   return undefined
 }
 

@@ -67,8 +67,16 @@ export interface CommandRun {
   readonly stderr: string
 }
 
-/** Runs a TypeScript entry point of the repository (a script) to its end, as `npm run` would. */
-export const runScript = (script: string, args: ReadonlyArray<string>, env: Record<string, string>, options?: { readonly cwd?: string }) =>
+/**
+ * Runs a TypeScript entry point of the repository (a script) to its end, as `npm run` would; `input` is
+ * written to its standard input, which is closed either way.
+ */
+export const runScript = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  options?: { readonly cwd?: string; readonly input?: string }
+) =>
   Effect.promise(() =>
     new Promise<CommandRun>((done) => {
       const [command, nodeArgs] = node(script, args)
@@ -80,5 +88,6 @@ export const runScript = (script: string, args: ReadonlyArray<string>, env: Reco
       child.stdout.on("data", (d) => (stdout += d))
       child.stderr.on("data", (d) => (stderr += d))
       child.on("close", (code) => done({ code, stdout, stderr }))
+      child.stdin.end(options?.input ?? "")
     })
   )

@@ -48,7 +48,11 @@ const EXPECTED_SUBSCRIBABLE = [
   "sale_updated",
   "sale_refunded",
   "sale_partially_refunded",
-  "sale_voided"
+  "sale_voided",
+  "payout_created",
+  "payout_updated",
+  "payout_paid",
+  "payout_failed"
 ]
 
 type JsonObject = { readonly [key: string]: unknown }

@@ -6,7 +6,7 @@
  * Adding a resource's events is one line in `subscribableEvents` below:
  * `...resourceEvents("time_entry", TimeEntry)`.
  */
-import { Client, Contact, EventDay, Invoice, Payment, Project, TimelineItem, Uuid, Webhook } from "@bizops/domain"
+import { Client, Contact, EventDay, Invoice, Payment, PayoutEventObject, Project, Sale, TimelineItem, Uuid, Webhook } from "@bizops/domain"
 import { Array as Arr, JsonSchema, Result, Schema, SchemaTransformation, Struct } from "effect"
 
 /** No services to decode or encode with. */
@@ -79,7 +79,6 @@ const notYetDescribed = (what: string, path: string) =>
   `${what} as the API returns it${path === "" ? "" : ` (${path})`}. Its schema is not part of the catalog yet, so it is described here as an object with an id; the issue that adds the resource replaces this with the full schema.`
 
 /** Placeholders for resources whose schemas do not exist yet. Replace each when its resource lands. */
-export const SaleObject = permissiveObject("SaleEventObject", notYetDescribed("The sale", "GET /api/v1/sales/{id}"))
 export const ContractObject = permissiveObject("ContractEventObject", notYetDescribed("The contract", "GET /api/v1/contracts/{id}"))
 
 /**
@@ -213,14 +212,27 @@ const subscribableEvents = [
     resource: "contract",
     object: ContractObject
   }),
-  createdEvent("sale", SaleObject),
-  updatedEvent("sale", SaleObject),
-  namedEvent("sale_refunded", "A sale was refunded in full. data.object is the sale after the refund.", { resource: "sale", object: SaleObject }),
+  createdEvent("sale", Sale),
+  updatedEvent("sale", Sale),
+  namedEvent("sale_refunded", "A sale was refunded in full. data.object is the sale after the refund.", { resource: "sale", object: Sale }),
   namedEvent("sale_partially_refunded", "Part of a sale was refunded. data.object is the sale after the refund.", {
     resource: "sale",
-    object: SaleObject
+    object: Sale
   }),
-  namedEvent("sale_voided", "A sale was voided. data.object is the sale after the void.", { resource: "sale", object: SaleObject })
+  namedEvent("sale_voided", "A sale was voided: its books are reversed and it is never revenue. data.object is the sale after the void.", {
+    resource: "sale",
+    object: Sale
+  }),
+  createdEvent("payout", PayoutEventObject),
+  updatedEvent("payout", PayoutEventObject),
+  namedEvent("payout_paid", "A payout reached the bank (imported as paid, or its status became paid). data.object is the payout; paymentCount is absent when unknown.", {
+    resource: "payout",
+    object: PayoutEventObject
+  }),
+  namedEvent("payout_failed", "A payout failed (imported as failed, or its status became failed). data.object is the payout, with failureCode and failureMessage.", {
+    resource: "payout",
+    object: PayoutEventObject
+  })
 ] as const
 
 /** The test delivery (`POST /api/v1/webhooks/{id}/test`). Not subscribable: it goes to the one subscription tested. */

@@ -1,4 +1,4 @@
-import { Client } from "@bizops/domain"
+import { Client, Payout } from "@bizops/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as Arbitrary from "effect/Arbitrary"
@@ -140,6 +140,29 @@ describe("a payout omits paymentCount when it is null", () => {
     const sent = JSON.parse(JSON.stringify(eventObject("payout", { ...rest, paymentCount })))
     expect("paymentCount" in sent).toBe(paymentCount !== null)
     expect(sent).toEqual(paymentCount === null ? rest : { ...rest, paymentCount })
+  })
+})
+
+describe("payout_updated from two generated payouts", () => {
+  const payoutUpdated = findEvent("payout_updated")
+  if (payoutUpdated === undefined) throw new Error("payout_updated is not in the catalog")
+  const decodeBody = Schema.decodeUnknownSync(Schema.toCodecJson(payoutUpdated.payload), { onExcessProperty: "error" })
+  const payouts = Arbitrary.schema(Payout)
+
+  it.prop("neither the object nor previousAttributes carries paymentCount: null, and the body decodes as the catalog says", [payouts, payouts], ([before, after]) => {
+    const body = JSON.parse(encodeEvent({
+      id: "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+      type: "payout_updated",
+      createdAt: new Date(0),
+      organizationId: "0a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+      object: after,
+      previousAttributes: previousAttributes(before, after)
+    }))
+    expect(body.data.object.paymentCount).not.toBeNull()
+    expect("paymentCount" in body.data.object).toBe(after.paymentCount !== null)
+    expect(body.data.previousAttributes.paymentCount).not.toBeNull()
+    expect("paymentCount" in body.data.previousAttributes).toBe(before.paymentCount !== null && before.paymentCount !== after.paymentCount)
+    decodeBody(body)
   })
 })
 

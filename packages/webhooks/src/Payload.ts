@@ -68,7 +68,8 @@ export const encodeEvent = (event: EventInput): string => {
   }
   const data = {
     object: eventObject(definition.resource, event.object),
-    ...(event.previousAttributes === undefined ? {} : { previousAttributes: event.previousAttributes }),
+    // The old values follow the object's rule too: a payout's previous paymentCount is left out when it was null.
+    ...(event.previousAttributes === undefined ? {} : { previousAttributes: eventObject(definition.resource, event.previousAttributes) }),
     ...(event.refund === undefined
       ? {}
       : {

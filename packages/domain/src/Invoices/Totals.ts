@@ -57,12 +57,9 @@ export interface InvoiceTotals {
 
 const HUNDRED_PERCENT = 100n * 10n ** BigInt(PERCENT_DIGITS)
 
-/** The organization's default tax rate, in percent: 0 until organizations have settings (issue 5). */
-export const ORGANIZATION_TAX_RATE = 0
-
 /**
  * The tax rate of a client's invoice: the client's own rate when it overrides, else the
- * organization's default (`ORGANIZATION_TAX_RATE` until organizations have settings).
+ * organization's default (its setting `defaultTaxRate`, 0 until `org update` sets it).
  */
 export const taxRateFor = (
   client: { readonly overrideTaxRate: boolean; readonly taxRate: number | null },

@@ -44,7 +44,7 @@ export const isCollectible = (status: InvoiceStatusValue): boolean => status ===
  * The checks of the request alone (no database needed), first: a payment is positive, a refund negative
  * and names the payment it refunds, only a refund names one.
  */
-export const checkRequestShape = (request: PaymentRequest): Result.Result<void, Refusal> => {
+export const checkRequestShape = (request: Pick<PaymentRequest, "kind" | "amount" | "refundOfId">): Result.Result<void, Refusal> => {
   switch (request.kind) {
     case "payment":
       if (request.amount <= 0) return refuse(Refusal.invalid(["amount"], "a payment is a positive amount"))

@@ -40,7 +40,11 @@ export interface SaleRefund {
   readonly entries: ReadonlyArray<BookEntry>
 }
 
-const money = (minor: number, currency: string): string => `${fromMinorUnits(minor, fractionDigits(currency))} ${currency}`
+/** An amount as a message says it: every digit of its currency ("30.00 USD"). */
+const money = (minor: number, currency: string): string => {
+  const digits = fractionDigits(currency)
+  return `${fromMinorUnits(minor, digits).toFixed(digits)} ${currency}`
+}
 
 /**
  * A refund of `amount` (minor units) of a sale, or why not: a voided sale accepts no refund (409); the

@@ -1,7 +1,16 @@
-import { BusinessId, isKnownScope, OrganizationId, type Principal, type RateWindow } from "@bizops/domain"
+import {
+  BusinessId,
+  isKnownScope,
+  OrganizationId,
+  OrganizationSettings,
+  type OrganizationSettingsUpdate,
+  type Principal,
+  type RateWindow
+} from "@bizops/domain"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { CounterSql } from "../Sql/Fast.js"
+import { definedOnly } from "../Sql/Lists.js"
 import { randomUUID } from "node:crypto"
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from "./ApiKeys.js"
 
@@ -73,6 +82,24 @@ const makeAccessRepo = Effect.gen(function*() {
       (rows) => (rows[0]?.n ?? 0) > 0
     )
 
+  /** The organization's settings, or undefined when there is no such organization. */
+  const organizationSettings = (organizationId: string) =>
+    Effect.map(
+      sql<{ readonly currency: string; readonly defaultTaxRate: number; readonly ownerEmail: string | null }>`
+        SELECT currency, default_tax_rate::float8 AS default_tax_rate, owner_email FROM organizations WHERE id = ${organizationId}`,
+      ([row]) => row === undefined ? undefined : new OrganizationSettings({ organizationId, ...row }, { disableChecks: true })
+    )
+
+  /** Changes the settings named (the others stay); the settings after, or undefined when there is no such organization. */
+  const updateOrganization = (organizationId: string, update: OrganizationSettingsUpdate) =>
+    Effect.gen(function*() {
+      const columns = definedOnly({ currency: update.currency, defaultTaxRate: update.defaultTaxRate, ownerEmail: update.ownerEmail })
+      if (Object.keys(columns).length > 0) {
+        yield* sql`UPDATE organizations SET ${sql.update({ ...columns, updatedAt: yield* now })} WHERE id = ${organizationId}`
+      }
+      return yield* organizationSettings(organizationId)
+    })
+
   const countOrganizations = Effect.map(
     sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM organizations`,
     (rows) => rows[0]?.n ?? 0
@@ -139,7 +166,7 @@ const makeAccessRepo = Effect.gen(function*() {
     )
   }
 
-  return { createOrganization, organizationExists, countOrganizations, createKey, revokeKey, authenticateKey } as const
+  return { createOrganization, organizationExists, organizationSettings, updateOrganization, countOrganizations, createKey, revokeKey, authenticateKey } as const
 })
 
 /** Organizations, their default business, and their API keys. */

@@ -6,8 +6,7 @@ import {
   type DocumentType,
   type Filters,
   notFound,
-  type PageRequest,
-  type Principal
+  type PageRequest
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
 import { createHash, randomUUID } from "node:crypto"
@@ -15,6 +14,7 @@ import { FastSql } from "../Sql/Fast.js"
 import { byFilters } from "../Sql/Lists.js"
 import { makeResource } from "../Sql/Resource.js"
 import { fromRow } from "../Sql/Rows.js"
+import type { Owner } from "../Webhooks/Outbox.js"
 
 const toDocumentVersion = fromRow(DocumentVersion)
 
@@ -46,7 +46,7 @@ const makeDocumentVersionsRepo = Effect.gen(function*() {
    * with the document's row locked.
    */
   const issue = (
-    principal: Principal,
+    principal: Owner,
     document: { readonly type: DocumentType; readonly id: string; readonly currency: string },
     content: unknown,
     at: Date
@@ -87,7 +87,7 @@ const makeDocumentVersionsRepo = Effect.gen(function*() {
     })
 
   /** Marks the issued version of a document voided (the document was voided). */
-  const voidIssued = (principal: Principal, document: { readonly type: DocumentType; readonly id: string }, at: Date) =>
+  const voidIssued = (principal: Owner, document: { readonly type: DocumentType; readonly id: string }, at: Date) =>
     fast.rows(
       `UPDATE document_versions SET version_status = 'voided', voided_at = $4, updated_at = $4
        WHERE organization_id = $1 AND document_type = $2 AND document_id = $3 AND version_status = 'issued'`,

@@ -4,14 +4,17 @@
  * sales|payouts`. A file is all or nothing: every record is decoded by the domain's import schema and
  * checked by its rules first, and one invalid record imports nothing (`invalid_import` with every issue of
  * every record). Then one transaction upserts each record by its external identity, so that importing the
- * same file twice changes nothing the second time. No webhook events yet (a later step emits them).
+ * same file twice changes nothing the second time. Each created or changed record emits its events in that
+ * transaction, like an API write: sale_created and the sale's payment_created, sale_updated; payout_created,
+ * payout_updated, payout_paid and payout_failed, and payment_updated for a payment the payout now settles.
+ * A record without a currency takes the organization's (`org update --currency`; USD until set).
  */
 import {
   canonicalJson,
-  DEFAULT_CURRENCY,
   formatSaleNumber,
   fractionDigits,
   importCurrency,
+  type Payout,
   PayoutImport,
   payoutImportFields,
   payoutImportRefusals,
@@ -28,8 +31,13 @@ import { Clock, Context, Effect, Layer, Result, Schema, SchemaIssue } from "effe
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { issuesOf } from "../Http/Envelope.js"
+import { type PaymentRow, PaymentsRepo, toPayment } from "../Payments/PaymentsRepo.js"
+import { type PayoutRow, toPayout } from "../Payouts/PayoutsRepo.js"
+import { Sales } from "../Sales/Sales.js"
+import { type SaleRow, toSale } from "../Sales/SalesRepo.js"
 import { FastSql } from "../Sql/Fast.js"
 import { nextInSeries } from "../Sql/Series.js"
+import { Outbox, type Owner } from "../Webhooks/Outbox.js"
 
 /** One problem of one record: its index in the file (-1: the file as a whole), where in the record, and what is wrong there. */
 export interface ImportIssue {
@@ -96,6 +104,9 @@ const decodeAll = <A>(decode: Decoder<A>, records: unknown) => {
 const makeImports = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
+  const outbox = yield* Outbox
+  const payments = yield* PaymentsRepo
+  const sales = yield* Sales
   const clock = yield* Clock.Clock
   const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -110,12 +121,19 @@ const makeImports = Effect.gen(function*() {
 
   const fail = (issues: ReadonlyArray<ImportIssue>) => Effect.fail(new ImportError(issues))
 
+  /** The organization's currency: the currency of a record that names none. */
+  const organizationCurrency = (organizationId: string) =>
+    Effect.map(
+      fast.rows<{ readonly currency: string }>(`SELECT currency FROM organizations WHERE id = $1`, [organizationId]),
+      ([row]) => row?.currency ?? "USD"
+    )
+
   // ---- Sales -------------------------------------------------------------------------------------
 
   const storedSale = (organizationId: string, externalId: string) =>
     Effect.map(
-      fast.rows<{ readonly id: string; readonly notes: string | null; readonly fixed: unknown }>(
-        `SELECT s.id, s.notes, jsonb_build_object(
+      fast.rows<SaleRow & { readonly fixed: unknown }>(
+        `SELECT s.*, jsonb_build_object(
            'channel', s.channel, 'saleDate', s.sale_date::text, 'currency', s.currency, 'taxInclusive', s.tax_inclusive,
            'taxRate', s.tax_rate::float8, 'discountPercent', s.discount_percent::float8, 'clientId', s.client_id,
            'contactId', s.contact_id, 'businessId', s.business_id, 'total', s.total_minor::float8,
@@ -136,10 +154,12 @@ const makeImports = Effect.gen(function*() {
 
   const importSales = (organizationId: string, records: unknown) =>
     sql.withTransaction(Effect.gen(function*() {
+      const owner: Owner = { organizationId }
+      const defaultCurrency = yield* organizationCurrency(organizationId)
       const { decoded, issues } = decodeAll(decodeSale, records)
       // The money of each record (a refusal is an issue), in file order.
       const monies = decoded.map((record, index) => {
-        const money = saleMoney(record, fractionDigits(importCurrency(record, DEFAULT_CURRENCY)))
+        const money = saleMoney(record, fractionDigits(importCurrency(record, defaultCurrency)))
         if (Result.isFailure(money)) issues.push(refusalIssue(index, money.failure))
         return money
       })
@@ -165,7 +185,7 @@ const makeImports = Effect.gen(function*() {
       for (const [index, record] of decoded.entries()) {
         const money = monies[index]
         if (money === undefined || Result.isFailure(money)) continue
-        const currency = importCurrency(record, DEFAULT_CURRENCY)
+        const currency = importCurrency(record, defaultCurrency)
         const digits = fractionDigits(currency)
         const fixed = saleIdentityOf(record, currency, money.success.total)
         const notes = record.notes ?? null
@@ -181,18 +201,23 @@ const makeImports = Effect.gen(function*() {
           if (outcome.success === "unchanged") {
             unchanged++
           } else {
-            yield* fast.rows(`UPDATE sales SET notes = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2`, [organizationId, stored.id, notes, at])
+            const [row] = yield* fast.rows<SaleRow>(
+              `UPDATE sales SET notes = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2 RETURNING *`,
+              [organizationId, stored.id, notes, at]
+            )
+            yield* outbox.updated(owner, "sale", toSale(stored), toSale(row))
             updated++
           }
           continue
         }
         const saleId = randomUUID()
         const m = money.success
-        yield* fast.rows(
+        const [saleRow] = yield* fast.rows<SaleRow>(
           `INSERT INTO sales (id, organization_id, sale_number, business_id, client_id, contact_id, channel, external_id, sale_date,
              currency, status, tax_inclusive, subtotal_minor, discount_percent, discount_amount_minor, tax_rate, tax_amount_minor,
              total_minor, amount_refunded_minor, notes, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'completed', $11, $12, $13, $14, $15, $16, $17, 0, $18, $19, $19)`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'completed', $11, $12, $13, $14, $15, $16, $17, 0, $18, $19, $19)
+           RETURNING *`,
           [
             saleId, organizationId, yield* nextSaleNumber(organizationId), fixed.businessId, fixed.clientId, fixed.contactId,
             record.channel, record.externalId, record.saleDate, currency, record.taxInclusive, m.subtotal,
@@ -210,22 +235,23 @@ const makeImports = Effect.gen(function*() {
           )
         }
         // A sale of 0 (all free) moved no money: it has no payment (a payment is never 0) and no books lines.
-        const paymentId = m.total === 0 ? null : randomUUID()
-        if (paymentId !== null) {
-          yield* fast.rows(
-            `INSERT INTO payments (id, organization_id, client_id, invoice_id, sale_id, amount_minor, currency, received_date, method,
-               status, kind, created_at, updated_at)
-             VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, $8, 'succeeded', 'payment', $9, $9)`,
-            [paymentId, organizationId, fixed.clientId, saleId, m.total, currency, fixed.receivedDate, record.payment.method, at]
-          )
-        }
-        for (const entry of saleEntries(m)) {
-          yield* fast.rows(
-            `INSERT INTO books_entries (id, organization_id, sale_id, payment_id, cause, account, side, amount_minor, currency, created_at)
-             VALUES ($1, $2, $3, $4, 'sale', $5, $6, $7, $8, $9)`,
-            [randomUUID(), organizationId, saleId, paymentId, entry.account, entry.side, entry.amount, currency, at]
-          )
-        }
+        const payment = m.total === 0 ? undefined : yield* payments.insert(owner, {
+          clientId: fixed.clientId,
+          invoiceId: null,
+          saleId,
+          amountMinor: m.total,
+          currency,
+          receivedDate: fixed.receivedDate ?? record.saleDate,
+          method: record.payment.method,
+          kind: "payment",
+          reference: null,
+          notes: null,
+          refundOfId: null,
+          at
+        })
+        yield* sales.writeBooks(owner, { id: saleId, currency }, payment?.id ?? null, "sale", saleEntries(m), at)
+        yield* outbox.created(owner, "sale", toSale(saleRow))
+        if (payment !== undefined) yield* outbox.created(owner, "payment", payment)
         ids.push(saleId)
         created++
       }
@@ -237,8 +263,8 @@ const makeImports = Effect.gen(function*() {
 
   const storedPayout = (organizationId: string, processorPayoutId: string) =>
     Effect.map(
-      fast.rows<{ readonly id: string; readonly stored: unknown }>(
-        `SELECT id, jsonb_build_object(
+      fast.rows<PayoutRow & { readonly stored: unknown }>(
+        `SELECT *, jsonb_build_object(
            'amount', amount_minor::float8, 'currency', currency, 'arrivalDate', arrival_date::text, 'status', status, 'type', type,
            'automatic', automatic, 'description', description, 'bankAccountLast4', bank_account_last4, 'bankAccountName', bank_account_name,
            'grossTotal', gross_total_minor::float8, 'feeTotal', fee_total_minor::float8, 'refundTotal', refund_total_minor::float8,
@@ -253,9 +279,11 @@ const makeImports = Effect.gen(function*() {
 
   const importPayouts = (organizationId: string, records: unknown) =>
     sql.withTransaction(Effect.gen(function*() {
+      const owner: Owner = { organizationId }
+      const defaultCurrency = yield* organizationCurrency(organizationId)
       const { decoded, issues } = decodeAll(decodePayout, records)
       decoded.forEach((record, index) => {
-        for (const refusal of payoutImportRefusals(record, DEFAULT_CURRENCY)) issues.push(refusalIssue(index, refusal))
+        for (const refusal of payoutImportRefusals(record, defaultCurrency)) issues.push(refusalIssue(index, refusal))
       })
       if (issues.length > 0) return yield* fail(issues)
 
@@ -272,7 +300,7 @@ const makeImports = Effect.gen(function*() {
       let unchanged = 0
       const ids: Array<string> = []
       for (const record of decoded) {
-        const fields = payoutImportFields(record, DEFAULT_CURRENCY)
+        const fields = payoutImportFields(record, defaultCurrency)
         const digits = fractionDigits(fields.currency)
         const { paymentIds, processorPayoutId: _, lastReconciledAt, ...rest } = fields
         const minor = (value: number | null) => value === null ? null : toMinorUnits(value, digits)
@@ -294,42 +322,54 @@ const makeImports = Effect.gen(function*() {
         ]
         const stored = yield* storedPayout(organizationId, fields.processorPayoutId)
         const at = yield* now
-        let id: string
-        let changed: boolean
+        const id = stored?.id ?? randomUUID()
+        let after: Payout | undefined
         if (stored === undefined) {
-          id = randomUUID()
-          yield* fast.rows(
+          const [inserted] = yield* fast.rows<PayoutRow>(
             `INSERT INTO payouts (id, organization_id, processor_payout_id, amount_minor, currency, arrival_date, status, type, automatic,
                description, bank_account_last4, bank_account_name, gross_total_minor, fee_total_minor, refund_total_minor,
                dispute_total_minor, unattributed_total_minor, payment_count, last_reconciled_at, failure_code, failure_message,
                created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)
+             RETURNING *`,
             [id, organizationId, fields.processorPayoutId, ...values, at]
           )
+          after = toPayout(inserted)
+          yield* outbox.created(owner, "payout", after)
           created++
-          changed = true
-        } else {
-          id = stored.id
-          changed = canonicalJson(stored.stored) !== canonicalJson(row)
-          if (changed) {
-            yield* fast.rows(
-              `UPDATE payouts SET amount_minor = $3, currency = $4, arrival_date = $5, status = $6, type = $7, automatic = $8,
-                 description = $9, bank_account_last4 = $10, bank_account_name = $11, gross_total_minor = $12, fee_total_minor = $13,
-                 refund_total_minor = $14, dispute_total_minor = $15, unattributed_total_minor = $16, payment_count = $17,
-                 last_reconciled_at = $18, failure_code = $19, failure_message = $20, updated_at = $21
-               WHERE organization_id = $1 AND id = $2`,
-              [organizationId, id, ...values, at]
-            )
-          }
+        } else if (canonicalJson(stored.stored) !== canonicalJson(row)) {
+          const [changed] = yield* fast.rows<PayoutRow>(
+            `UPDATE payouts SET amount_minor = $3, currency = $4, arrival_date = $5, status = $6, type = $7, automatic = $8,
+               description = $9, bank_account_last4 = $10, bank_account_name = $11, gross_total_minor = $12, fee_total_minor = $13,
+               refund_total_minor = $14, dispute_total_minor = $15, unattributed_total_minor = $16, payment_count = $17,
+               last_reconciled_at = $18, failure_code = $19, failure_message = $20, updated_at = $21
+             WHERE organization_id = $1 AND id = $2
+             RETURNING *`,
+            [organizationId, id, ...values, at]
+          )
+          after = toPayout(changed)
+          yield* outbox.updated(owner, "payout", toPayout(stored), after)
+        }
+        // Reaching paid or failed is an event of its own (a payout imported as paid reached it too).
+        if (after !== undefined && after.status !== stored?.status) {
+          if (after.status === "paid") yield* outbox.record(owner, "payout_paid", after)
+          if (after.status === "failed") yield* outbox.record(owner, "payout_failed", after)
         }
         // The payments it settles get its id; a payment already on it is not changed again.
-        const linked = paymentIds.length === 0 ? [] : yield* fast.rows<{ readonly id: string }>(
-          `UPDATE payments SET payout_id = $2, updated_at = $4
-           WHERE organization_id = $1 AND id = ANY($3::uuid[]) AND payout_id IS DISTINCT FROM $2 RETURNING id`,
+        const linked = paymentIds.length === 0 ? [] : yield* fast.rows<PaymentRow & { readonly previousPayoutId: string | null; readonly previousUpdatedAt: Date }>(
+          `UPDATE payments p SET payout_id = $2, updated_at = $4
+           FROM (SELECT id, payout_id, updated_at FROM payments
+                 WHERE organization_id = $1 AND id = ANY($3::uuid[]) AND payout_id IS DISTINCT FROM $2 FOR UPDATE) o
+           WHERE p.organization_id = $1 AND p.id = o.id
+           RETURNING p.*, o.payout_id AS previous_payout_id, o.updated_at AS previous_updated_at`,
           [organizationId, id, paymentIds, at]
         )
+        for (const payment of linked) {
+          const { previousPayoutId, previousUpdatedAt, ...afterRow } = payment
+          yield* outbox.updated(owner, "payment", toPayment({ ...afterRow, payoutId: previousPayoutId, updatedAt: previousUpdatedAt }), toPayment(afterRow))
+        }
         if (stored !== undefined) {
-          if (changed || linked.length > 0) updated++
+          if (after !== undefined || linked.length > 0) updated++
           else unchanged++
         }
         ids.push(id)
@@ -342,5 +382,5 @@ const makeImports = Effect.gen(function*() {
 
 /** The operator imports (the admin command line's `import`). */
 export class Imports extends Context.Service<Imports, Effect.Success<typeof makeImports>>()("@bizops/server/Imports") {
-  static readonly layer = Layer.effect(Imports, makeImports)
+  static readonly layer = Layer.effect(Imports, makeImports).pipe(Layer.provideMerge(Sales.layer), Layer.provideMerge(PaymentsRepo.layer))
 }

@@ -6,7 +6,6 @@ import {
   ContactId,
   decideMove,
   decideReissue,
-  DEFAULT_CURRENCY,
   fractionDigits,
   fromMinorUnits,
   type Invoice,
@@ -17,7 +16,6 @@ import {
   invoiceDates,
   invoiceTotals,
   notFound,
-  ORGANIZATION_TAX_RATE,
   orRefuse,
   type PageRequest,
   type Principal,
@@ -67,9 +65,9 @@ const makeInvoices = Effect.gen(function*() {
         const day = utcDate(at)
         const client = yield* rows.clientTax(principal, input.clientId)
         yield* rows.checkLinks(principal, input.clientId, input)
-        const currency = DEFAULT_CURRENCY
+        const currency = client.currency
         const digits = fractionDigits(currency)
-        const taxRate = taxRateFor({ overrideTaxRate: client.taxOverrideRate, taxRate: client.taxRate }, ORGANIZATION_TAX_RATE)
+        const taxRate = taxRateFor({ overrideTaxRate: client.taxOverrideRate, taxRate: client.taxRate }, client.defaultTaxRate)
         const totals = yield* orRefuse(invoiceTotals(input.lineItems, { taxRate, defaultTaxable: client.taxDefaultTaxable }, digits))
         const dates = invoiceDates(input, at)
         yield* orRefuse(checkInvoiceDates(dates))

@@ -56,11 +56,22 @@ const makeInvoicesRepo = Effect.gen(function*() {
   const written = (principal: Principal, id: string) =>
     Effect.flatMap(findInvoice(principal, id), (row) => row === undefined ? Effect.die(new Error(`invoice ${id} vanished`)) : Effect.succeed(row))
 
-  /** The client's tax settings (the client is locked against deletion for the transaction). */
+  /**
+   * The client's tax settings with its organization's currency and default tax rate, in one statement (the
+   * client is locked against deletion for the transaction).
+   */
   const clientTax = (principal: Principal, clientId: string) =>
     Effect.flatMap(
-      fast.rows<{ readonly taxDefaultTaxable: boolean; readonly taxOverrideRate: boolean; readonly taxRate: number | null }>(
-        `SELECT tax_default_taxable, tax_override_rate, tax_rate FROM clients WHERE organization_id = $1 AND id = $2 FOR SHARE`,
+      fast.rows<{
+        readonly taxDefaultTaxable: boolean
+        readonly taxOverrideRate: boolean
+        readonly taxRate: number | null
+        readonly currency: string
+        readonly defaultTaxRate: number
+      }>(
+        `SELECT c.tax_default_taxable, c.tax_override_rate, c.tax_rate, o.currency, o.default_tax_rate::float8 AS default_tax_rate
+         FROM clients c JOIN organizations o ON o.id = c.organization_id
+         WHERE c.organization_id = $1 AND c.id = $2 FOR SHARE OF c`,
         [principal.organizationId, clientId]
       ),
       ([row]) => row === undefined ? Effect.fail(linkedRecordNotFound("clientId", "client")) : Effect.succeed(row)

@@ -3,7 +3,6 @@ import {
   checkRequestShape,
   checkTarget,
   Conflict,
-  DEFAULT_CURRENCY,
   fractionDigits,
   hasAtMostDigits,
   immutableFieldsIn,
@@ -43,15 +42,16 @@ const makePayments = Effect.gen(function*() {
       Effect.gen(function*() {
         const at = new Date(yield* Clock.currentTimeMillis)
         const kind = input.kind ?? "payment"
-        const currency = input.currency ?? DEFAULT_CURRENCY
         // The checks in the domain's order: the request alone, the invoice, then the money.
-        yield* orRefuse(checkRequestShape({ kind, amount: input.amount, currency, clientId: input.clientId, refundOfId: input.refundOfId }))
+        yield* orRefuse(checkRequestShape({ kind, amount: input.amount, refundOfId: input.refundOfId }))
         if (input.invoiceId === undefined) {
           return yield* Effect.fail(invalidPayload(["invoiceId"], "is required: a payment is recorded against an invoice (a sale carries its own payment)"))
         }
         const invoice = yield* invoices.lockForPayment(principal, input.invoiceId)
         if (invoice === undefined) return yield* Effect.fail(linkedRecordNotFound("invoiceId", "invoice"))
         if (!(yield* payments.clientExists(principal, input.clientId))) return yield* Effect.fail(linkedRecordNotFound("clientId", "client"))
+        // Without a currency, the invoice's (the organization's when the invoice was created).
+        const currency = input.currency ?? invoice.currency
         const digits = fractionDigits(invoice.currency)
         const request = { kind, amount: toMinorUnits(input.amount, digits), currency, clientId: input.clientId, refundOfId: input.refundOfId }
         const target = { id: invoice.id, status: invoice.status, clientId: invoice.clientId, currency: invoice.currency, amountPaid: invoice.amountPaidMinor }

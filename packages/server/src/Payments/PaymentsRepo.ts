@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto"
 import { FastSql } from "../Sql/Fast.js"
 import { byFilters, findRow } from "../Sql/Lists.js"
 import { makeResource } from "../Sql/Resource.js"
+import type { Owner } from "../Webhooks/Outbox.js"
 import type { RowOf } from "../Sql/Rows.js"
 
 export type PaymentRow = Omit<RowOf<typeof Payment>, "amount" | "netAmount"> & {
@@ -36,8 +37,10 @@ export const toPayment = (row: PaymentRow) => {
 
 /** A new payment's row, as the `Payments` service decided it (amounts in minor units). */
 export interface NewPaymentRow {
-  readonly clientId: string
-  readonly invoiceId: string
+  readonly clientId: string | null
+  /** The invoice it settles, or null for a sale's payment and refunds (`saleId`). */
+  readonly invoiceId: string | null
+  readonly saleId?: string | null
   readonly amountMinor: number
   readonly currency: string
   readonly receivedDate: string
@@ -82,16 +85,16 @@ const makePaymentsRepo = Effect.gen(function*() {
     )
 
   /** Inserts a succeeded payment (its net amount is its amount) and returns it. */
-  const insert = (principal: Principal, row: NewPaymentRow) =>
+  const insert = (owner: Owner, row: NewPaymentRow) =>
     Effect.map(
       fast.rows<PaymentRow>(
-        `INSERT INTO payments (id, organization_id, client_id, invoice_id, amount_minor, currency, received_date, method,
+        `INSERT INTO payments (id, organization_id, client_id, invoice_id, sale_id, amount_minor, currency, received_date, method,
            status, kind, reference, notes, net_amount_minor, refund_of_id, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, $5, $12, $13, $13)
+         VALUES ($1, $2, $3, $4, $14, $5, $6, $7, $8, 'succeeded', $9, $10, $11, $5, $12, $13, $13)
          RETURNING *`,
         [
           randomUUID(),
-          principal.organizationId,
+          owner.organizationId,
           row.clientId,
           row.invoiceId,
           row.amountMinor,
@@ -102,7 +105,8 @@ const makePaymentsRepo = Effect.gen(function*() {
           row.reference,
           row.notes,
           row.refundOfId,
-          row.at
+          row.at,
+          row.saleId ?? null
         ]
       ),
       ([inserted]) => toPayment(inserted)

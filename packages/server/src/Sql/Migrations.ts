@@ -8,6 +8,7 @@ import timeline from "./migrations/0005_timeline.js"
 import oauth from "./migrations/0006_oauth.js"
 import webhookFairness from "./migrations/0007_webhook_fairness.js"
 import salesPayouts from "./migrations/0008_sales_payouts.js"
+import organizationSettings from "./migrations/0009_organization_settings.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
@@ -18,7 +19,8 @@ export const migrations = Migrator.fromRecord({
   "0005_timeline": timeline,
   "0006_oauth": oauth,
   "0007_webhook_fairness": webhookFairness,
-  "0008_sales_payouts": salesPayouts
+  "0008_sales_payouts": salesPayouts,
+  "0009_organization_settings": organizationSettings
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */

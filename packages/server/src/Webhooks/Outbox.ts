@@ -1,4 +1,3 @@
-import type { Principal } from "@bizops/domain"
 import { encodeEvent, type EventName, previousAttributes, type Refund } from "@bizops/webhooks"
 import { Clock, Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -13,11 +12,16 @@ type ResourceOf<Name, Suffix extends string> = Name extends `${infer R}_${Suffix
  */
 export type ResourceEventName = ResourceOf<EventName, "created"> & ResourceOf<EventName, "updated"> & ResourceOf<EventName, "deleted">
 
+/** Whose event it is: a caller's principal, or the organization an operator command works for. */
+export interface Owner {
+  readonly organizationId: string
+}
+
 const makeOutbox = Effect.gen(function*() {
   const fast = yield* FastSql
 
   const record = (
-    principal: Principal,
+    principal: Owner,
     type: EventName,
     object: object,
     extra?: { readonly previousAttributes?: object; readonly refund?: Refund }
@@ -50,11 +54,11 @@ const makeOutbox = Effect.gen(function*() {
     })
 
   /** `<resource>_created`, `_updated` (with previousAttributes) and `_deleted`, for a resource's repository. */
-  const created = (principal: Principal, resource: ResourceOf<EventName, "created">, object: object) =>
+  const created = (principal: Owner, resource: ResourceOf<EventName, "created">, object: object) =>
     record(principal, `${resource}_created`, object)
-  const updated = (principal: Principal, resource: ResourceOf<EventName, "updated">, before: object, after: object) =>
+  const updated = (principal: Owner, resource: ResourceOf<EventName, "updated">, before: object, after: object) =>
     record(principal, `${resource}_updated`, after, { previousAttributes: previousAttributes(before, after) })
-  const deleted = (principal: Principal, resource: ResourceOf<EventName, "deleted">, object: object) =>
+  const deleted = (principal: Owner, resource: ResourceOf<EventName, "deleted">, object: object) =>
     record(principal, `${resource}_deleted`, object)
 
   return { record, created, updated, deleted } as const
