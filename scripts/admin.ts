@@ -16,9 +16,10 @@
  *   app revoke --client-id ID --user USER
  *   signing-key rotate
  *   scopes
- *   import sales|payouts --org ORG --file FILE   (FILE may be - for standard input)
+ *   import sales|payouts|client-documents --org ORG --file FILE   (FILE may be - for standard input)
  *   sale refund --org ORG --id ID --amount N [--reason R]
  *   sale void --org ORG --id ID --reason R
+ *   contract advance --org ORG --id ID --to STATUS
  *
  * The words and flags are parsed by `effect/cli`: what it refuses (an unknown command or flag, a
  * missing or malformed value) is a usage error, printed with the command's help on stderr before the
@@ -33,6 +34,7 @@
 import {
   checkScopes,
   Conflict,
+  ContractStatuses,
   InvalidRequest,
   NotFound,
   OAUTH_ONLY_SCOPES,
@@ -57,6 +59,8 @@ import {
   UnknownScope
 } from "@bizops/server"
 import { issuesOf } from "@bizops/server/Http/Envelope"
+import { Contracts } from "@bizops/server/Contracts/Contracts"
+import { ClientDocumentImports } from "@bizops/server/Imports/ClientDocuments"
 import { ImportError, Imports } from "@bizops/server/Imports/Imports"
 import { Sales } from "@bizops/server/Sales/Sales"
 import { Outbox } from "@bizops/server/Webhooks/Outbox"
@@ -94,7 +98,7 @@ const database = Layer.unwrap(
   })
 )
 
-const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer, Imports.layer).pipe(
+const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.layer, Imports.layer, ClientDocumentImports.layer, Contracts.layer).pipe(
   Layer.provideMerge(Outbox.layer),
   Layer.provideMerge(database),
   Layer.provide(AppConfigLive)
@@ -105,7 +109,7 @@ const services = Layer.mergeAll(AccessRepo.layer, OAuthRepo.layer, SigningKeys.l
  * (the embedded PostgreSQL stopped when the command started it), so that stdout carries the one object
  * only when everything succeeded.
  */
-const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys | Imports | Sales>) =>
+const respond = <A, E>(work: Effect.Effect<A, E, AccessRepo | OAuthRepo | SigningKeys | Imports | ClientDocumentImports | Sales | Contracts>) =>
   Effect.andThen(migrate, work).pipe(
     Effect.provide(services),
     Effect.flatMap((result) => Console.log(JSON.stringify(result)))
@@ -329,7 +333,7 @@ const readRecords = (file: string) =>
         new ImportError([{ index: -1, path: [], message: `the file is not JSON (${cause instanceof Error ? cause.message : String(cause)})` }])
     }))
 
-const importKind = (kind: "sales" | "payouts", what: string) =>
+const importKind = (kind: "sales" | "payouts" | "client-documents", what: string) =>
   Command.make(kind, {
     org: uuidFlag("org", "ORG", "The organization the records belong to"),
     file: text("file", "FILE", "A JSON array of records; - reads standard input")
@@ -338,6 +342,7 @@ const importKind = (kind: "sales" | "payouts", what: string) =>
       respond(Effect.gen(function*() {
         const access = yield* AccessRepo
         if (!(yield* access.organizationExists(org))) return yield* new NotFoundError({ message: `No organization ${org}` })
+        if (kind === "client-documents") return yield* ClientDocumentImports.use((imports) => imports.importClientDocuments(org, records))
         const imports = yield* Imports
         return yield* (kind === "sales" ? imports.importSales(org, records) : imports.importPayouts(org, records))
       })))).pipe(
@@ -371,6 +376,17 @@ const saleVoid = Command.make("void", {
   Command.withDescription("Void a sale: status voided, its books reversed in full; it is never revenue and accepts no refund. Prints {\"sale\"}.")
 )
 
+const contractAdvance = Command.make("advance", {
+  org: uuidFlag("org", "ORG", "The organization the contract belongs to"),
+  id: uuidFlag("id", "ID", "The contract's id"),
+  to: Flag.Literals("to", ContractStatuses).pipe(Flag.withMetavar("STATUS"), Flag.withDescription("The status to move the contract to"))
+}, ({ org, id, to }) => respond(Contracts.use((contracts) => contracts.advance({ organizationId: org }, id, to)))).pipe(
+  Command.withDescription(
+    "Move a contract as the signing flow would: draft -> sent | voided; sent -> viewed | expired | voided; viewed -> active | expired | voided; " +
+      "active -> completed | expired | voided. Sending issues a document version, voiding voids it, active sets signedDate. Prints {\"contract\"}."
+  )
+)
+
 const admin = Command.make("admin").pipe(
   Command.withDescription("The operator command line: npm run admin -- <command> [flags]. Prints one JSON object."),
   Command.withSubcommands([
@@ -387,11 +403,16 @@ const admin = Command.make("admin").pipe(
       Command.withDescription("Sales after their import: refunds and voids"),
       Command.withSubcommands([saleRefund, saleVoid])
     ),
+    Command.make("contract").pipe(
+      Command.withDescription("Contracts: the moves of the signing flow, which runs outside the API"),
+      Command.withSubcommands([contractAdvance])
+    ),
     Command.make("import").pipe(
-      Command.withDescription("Records that arrive from outside the API (sales, payouts)"),
+      Command.withDescription("Records that arrive from outside the API (sales, payouts, client documents)"),
       Command.withSubcommands([
         importKind("sales", "sales (upserted by externalId; only notes may change once imported)"),
-        importKind("payouts", "payouts (upserted by processorPayoutId; paymentIds get the payout's id)")
+        importKind("payouts", "payouts (upserted by processorPayoutId; paymentIds get the payout's id)"),
+        importKind("client-documents", "client documents, smart-files (upserted by externalId; a document that becomes sent issues a version)")
       ])
     )
   ])
@@ -478,8 +499,14 @@ const program = Command.run(admin, { version: "1.0.0-dev" }).pipe(
   ))
 )
 
-// Exits as soon as the run ends, as the v3 script did: a handle left open (a pool's socket) never holds it.
+/**
+ * Exits as soon as the run ends, as the v3 script did: a handle left open (a pool's socket) never holds it.
+ * Only once stdout and stderr have taken everything written: on a pipe their writes are asynchronous, and
+ * exiting at once cut a large result (an import's 5,000 ids) short.
+ */
+const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((done) => stream.write("", () => done()))
+
 NodeRuntime.runMain(program, { teardown: (exit, onExit) => Runtime.defaultTeardown(exit, (code) => {
   onExit(code)
-  process.exit(code)
+  void Promise.all([flushed(process.stdout), flushed(process.stderr)]).finally(() => process.exit(code))
 }) })

@@ -23,6 +23,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { Schema } from "effect"
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.resolve(HERE, "../..")
@@ -133,12 +134,13 @@ const adminQuery = async <T extends pg.QueryResultRow>(url: string, text: string
   }
 }
 
-/** Runs setup.ts (migrations, organization, key) in a child process; its one line of JSON. */
-const runSetup = () =>
-  new Promise<{ organizationId: string; businessId: string; keyId: string; apiKey: string }>((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", path.join(HERE, "setup.ts")], {
+/** A TypeScript script of the repository run to its end (tsx), tracked for cleanup: its exit code, output and seconds. */
+const runTsx = (script: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =>
+  new Promise<{ code: number | null; out: string; err: string; seconds: number }>((resolve) => {
+    const started = performance.now()
+    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", script, ...args], {
       cwd: ROOT,
-      env: { ...process.env, BENCH_DATABASE_URL: benchUrl },
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     children.push(child)
@@ -146,16 +148,29 @@ const runSetup = () =>
     let err = ""
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
     child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")))
-    child.once("exit", (code, signal) => {
+    child.once("exit", (code) => {
       children.splice(children.indexOf(child), 1)
-      if (code !== 0) return reject(new Error(`setup exited (${code ?? signal}): ${err}`))
-      try {
-        resolve(JSON.parse(out.trim().split("\n").pop()!))
-      } catch {
-        reject(new Error(`setup printed no result: ${out}\n${err}`))
-      }
+      resolve({ code, out, err, seconds: (performance.now() - started) / 1000 })
     })
   })
+
+/** What setup.ts prints, and what an import prints (its counts). */
+const SetupResult = Schema.Struct({ organizationId: Schema.String, businessId: Schema.String, keyId: Schema.String, apiKey: Schema.String })
+const ImportCounts = Schema.Struct({ created: Schema.Number, updated: Schema.Number, unchanged: Schema.Number })
+
+/** The last line a script printed, as JSON. */
+const lastJson = (out: string): unknown => JSON.parse(out.trim().split("\n").pop() ?? "null")
+
+/** Runs setup.ts (migrations, organization, key) in a child process; its one line of JSON. */
+const runSetup = async () => {
+  const run = await runTsx(path.join(HERE, "setup.ts"), [], { BENCH_DATABASE_URL: benchUrl })
+  if (run.code !== 0) throw new Error(`setup exited (${run.code}): ${run.err}`)
+  try {
+    return Schema.decodeUnknownSync(SetupResult)(lastJson(run.out))
+  } catch {
+    throw new Error(`setup printed no result: ${run.out}\n${run.err}`)
+  }
+}
 
 const prepareDatabase = async () => {
   await adminQuery(ADMIN_URL, `CREATE DATABASE ${dbName}`)
@@ -617,23 +632,14 @@ const startReceiver = () =>
   })
 
 /** Runs the operator command line on the bench database; one string field of the JSON it prints. */
-const admin = (args: ReadonlyArray<string>, field: string) =>
-  new Promise<string>((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["--conditions=source", path.join(ROOT, "scripts/admin.ts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: benchUrl },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
-    child.once("exit", (code) => {
-      if (code !== 0) return reject(new Error(`admin ${args.join(" ")} exited ${code}`))
-      const printed: unknown = JSON.parse(out.trim().split("\n").pop() ?? "null")
-      const value = typeof printed === "object" && printed !== null && field in printed ? Reflect.get(printed, field) : undefined
-      if (typeof value === "string") resolve(value)
-      else reject(new Error(`admin ${args.join(" ")} printed no ${field}: ${out}`))
-    })
-  })
+const admin = async (args: ReadonlyArray<string>, field: string) => {
+  const run = await runTsx(path.join(ROOT, "scripts/admin.ts"), args, { DATABASE_URL: benchUrl })
+  if (run.code !== 0) throw new Error(`admin ${args.join(" ")} exited ${run.code}`)
+  const printed = lastJson(run.out)
+  const value = typeof printed === "object" && printed !== null && field in printed ? Reflect.get(printed, field) : undefined
+  if (typeof value === "string") return value
+  throw new Error(`admin ${args.join(" ")} printed no ${field}: ${run.out}`)
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -754,7 +760,86 @@ const webhooksMain = async () => {
   return times.length === expected && pingsArrived ? 0 : 1
 }
 
-;(process.argv[2] === "webhooks" ? webhooksMain() : main()).then(
+// ---------------------------------------------------------------------------------------------
+// `npm run bench -- imports`: the operator import of a file of sales (and one of payouts) through the real
+// command line, timed from the command's start to its exit (Node and tsx starting, migrations checked, the
+// file read and validated, one transaction, the events written): the issue's budget is 10 s for 5,000 sales.
+
+const IMPORT_SALES = intEnv("BENCH_IMPORT_SALES", 5000)
+const IMPORT_BUDGET_SECONDS = 10
+
+/** `count` sales of every channel, tax included and on top, some discounted, 1 to 3 lines; `count` payouts. */
+const importFiles = (count: number) => {
+  const channels = ["pos", "manual", "processor", "storefront", "marketplace", "processor-import"]
+  const methods = ["cash", "processor", "check", "bank_transfer"]
+  const sales = Array.from({ length: count }, (_, i) => ({
+    externalId: `bench-sale-${i}`,
+    channel: channels[i % channels.length],
+    saleDate: `2027-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, "0")}`,
+    taxInclusive: i % 2 === 0,
+    taxRate: [0, 8.875, 20][i % 3],
+    ...(i % 5 === 0 ? { discountPercent: 10 } : {}),
+    lineItems: Array.from({ length: 1 + (i % 3) }, (_, j) => ({ description: `Item ${j}`, quantity: 1 + j, unitPrice: (999 + (i % 100) * 100) / 100 })),
+    payment: { method: methods[i % methods.length] },
+    ...(i % 4 === 0 ? { notes: `Sale ${i}` } : {})
+  }))
+  const payouts = Array.from({ length: count }, (_, i) => ({
+    processorPayoutId: `bench-po-${i}`,
+    amount: 95,
+    status: i % 10 === 0 ? "in_transit" : "paid",
+    type: "bank_account",
+    automatic: true,
+    arrivalDate: "2027-04-25",
+    ...(i % 10 === 0 ? {} : { grossTotal: 100, feeTotal: 3, refundTotal: 1, disputeTotal: 1, paymentCount: 2, lastReconciledAt: "2027-04-26T08:00:00Z" })
+  }))
+  return { sales, payouts }
+}
+
+/** Runs `import KIND` on a file; the seconds from spawn to exit and what it printed. */
+const timedImport = async (kind: string, organizationId: string, file: string) => {
+  const run = await runTsx(path.join(ROOT, "scripts/admin.ts"), ["import", kind, "--org", organizationId, "--file", file], { DATABASE_URL: benchUrl })
+  if (run.code !== 0) throw new Error(`import ${kind} exited ${run.code}: ${run.err.slice(0, 2000)}`)
+  return { seconds: run.seconds, printed: Schema.decodeUnknownSync(ImportCounts)(lastJson(run.out)) }
+}
+
+const importsMain = async () => {
+  const machine = await machineInfo()
+  const db = await prepareDatabase()
+  // A subscription to every event: each created record writes its events and their deliveries, the costly case.
+  await adminQuery(benchUrl, `INSERT INTO webhooks (id, organization_id, url, events) VALUES (gen_random_uuid(), $1, 'http://127.0.0.1:9/none', ARRAY['*'])`, [db.organizationId])
+  const files = importFiles(IMPORT_SALES)
+  const dir = path.join(os.tmpdir(), "bizops-bench")
+  mkdirSync(dir, { recursive: true })
+  const salesFile = path.join(dir, `sales-${dbName}.json`)
+  const payoutsFile = path.join(dir, `payouts-${dbName}.json`)
+  writeFileSync(salesFile, JSON.stringify(files.sales))
+  writeFileSync(payoutsFile, JSON.stringify(files.payouts))
+  tempFiles.push(salesFile, payoutsFile)
+  const noop = await timedImport("sales", db.organizationId, path.join(ROOT, "examples/sales.json"))
+  log(`a 2-sale import (the command's fixed cost) took ${noop.seconds.toFixed(2)} s`)
+  const first = await timedImport("sales", db.organizationId, salesFile)
+  const again = await timedImport("sales", db.organizationId, salesFile)
+  const payouts = await timedImport("payouts", db.organizationId, payoutsFile)
+  const [events] = await adminQuery<{ n: number }>(benchUrl, "SELECT count(*)::int AS n FROM webhook_events")
+  const line = (what: string, run: { seconds: number; printed: { created: number; updated: number; unchanged: number } }) =>
+    `  ${what}: ${run.seconds.toFixed(2)} s (created ${fmt(run.printed.created)}, updated ${fmt(run.printed.updated)}, unchanged ${fmt(run.printed.unchanged)})`
+  process.stdout.write([
+    "",
+    `Operator imports, ${machine.date}, ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}, PostgreSQL ${machine.postgres}`,
+    `npm run admin -- import, timed from the command's start to its exit; one subscription to every event`,
+    line("2 sales (examples/sales.json: the fixed cost of starting)", noop),
+    line(`${fmt(IMPORT_SALES)} sales, new`, first),
+    line(`${fmt(IMPORT_SALES)} sales, the same file again`, again),
+    line(`${fmt(IMPORT_SALES)} payouts, new`, payouts),
+    `  events written: ${fmt(events?.n ?? 0)}`,
+    `  budget: ${fmt(IMPORT_SALES)} new sales in under ${IMPORT_BUDGET_SECONDS} s: ${first.seconds < IMPORT_BUDGET_SECONDS ? "met" : "MISSED"}`
+  ].join("\n") + "\n")
+  return first.printed.created === IMPORT_SALES && again.printed.unchanged === IMPORT_SALES && first.seconds < IMPORT_BUDGET_SECONDS ? 0 : 1
+}
+
+const mains: Record<string, () => Promise<number>> = { webhooks: webhooksMain, imports: importsMain }
+
+;(mains[process.argv[2] ?? ""] ?? main)().then(
   async (code) => {
     await cleanup()
     process.exit(code)

@@ -1,11 +1,14 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { ClientDocumentsApi } from "./ClientDocuments/ClientDocumentsApi.js"
 import { ClientsApi } from "./Clients/ClientsApi.js"
 import { strict } from "./Common/Values.js"
 import { ContactsApi } from "./Contacts/ContactsApi.js"
+import { ContractsApi } from "./Contracts/ContractsApi.js"
 import { DocumentVersionsApi } from "./DocumentVersions/DocumentVersionsApi.js"
 import { EventDaysApi } from "./EventDays/EventDaysApi.js"
 import { TimelineItemsApi } from "./TimelineItems/TimelineItemsApi.js"
 import { InvoicesApi } from "./Invoices/InvoicesApi.js"
+import { MilestonesApi } from "./Milestones/MilestonesApi.js"
 import { PaymentsApi } from "./Payments/PaymentsApi.js"
 import { PayoutsApi } from "./Payouts/PayoutsApi.js"
 import { ProjectsApi } from "./Projects/ProjectsApi.js"
@@ -24,6 +27,9 @@ export class Api extends HttpApi.make("bizops")
   .add(ContactsApi)
   .add(ProjectsApi)
   .add(InvoicesApi)
+  .add(ContractsApi)
+  .add(ClientDocumentsApi)
+  .add(MilestonesApi)
   .add(PaymentsApi)
   .add(PayoutsApi)
   .add(SalesApi)
@@ -41,7 +47,7 @@ export class Api extends HttpApi.make("bizops")
       servers: [{ url: "/", description: "The server that serves this document" }],
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
-        "The JSON API of a business-operations platform: clients and leads, contacts, projects, invoices, payments and refunds, payouts, sales, document versions, event days and their timeline, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`."
+        "The JSON API of a business-operations platform: clients and leads, contacts, projects and their milestones, invoices, contracts, client documents (smart-files), payments and refunds, payouts, sales, document versions, event days and their timeline, webhooks. Authenticate with `x-api-key: KEY` or `Authorization: Bearer KEY`. Every error is `{ error: { code, message, requestId, details? } }`."
     })
   )
 {}

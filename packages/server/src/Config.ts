@@ -15,6 +15,8 @@ export interface AppConfigShape {
   readonly trustedProxies: number
   /** `WEBHOOKS_ALLOW_INSECURE=1`: webhook targets may be http on a loopback address (development, tests). */
   readonly webhooksAllowInsecure: boolean
+  /** `SHUTDOWN_TIMEOUT` (seconds, default 10): how long SIGTERM waits for requests in flight before it closes their connections. */
+  readonly shutdownTimeoutSeconds: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@bizops/server/AppConfig") {}
@@ -122,6 +124,12 @@ const TrustProxy = Schema.String.check(
   })
 )
 
+const ShutdownTimeout = Schema.NumberFromString.check(
+  Schema.makeFilter((seconds: number) => Number.isFinite(seconds) && seconds >= 0 && seconds <= 3600, {
+    message: "SHUTDOWN_TIMEOUT must be a number of seconds from 0 to 3600"
+  })
+)
+
 const ON = new Set(["1", "true", "yes", "y", "on"])
 const OFF = new Set(["0", "false", "no", "n", "off"])
 
@@ -146,7 +154,8 @@ const configOf = (readBaseUrl: boolean): Config.Config<AppConfigShape> => Config
   webhooksAllowInsecure: Config.schema(AllowInsecure, "WEBHOOKS_ALLOW_INSECURE").pipe(
     Config.map((value) => ON.has(value.trim().toLowerCase())),
     Config.withDefault(false)
-  )
+  ),
+  shutdownTimeoutSeconds: Config.schema(ShutdownTimeout, "SHUTDOWN_TIMEOUT").pipe(Config.withDefault(10))
 }).pipe(
   Config.map(({ baseUrl, ...rest }) => ({
     ...rest,

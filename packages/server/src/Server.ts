@@ -1,15 +1,18 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@bizops/domain"
 import { workerLayer } from "@bizops/webhooks"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { AccessRepo } from "./Access/AccessRepo.js"
+import { ClientDocumentsHttp } from "./ClientDocuments/ClientDocumentsHttp.js"
+import { ClientDocumentsRepo } from "./ClientDocuments/ClientDocumentsRepo.js"
 import { ClientsHttp } from "./Clients/ClientsHttp.js"
 import { ClientsRepo } from "./Clients/ClientsRepo.js"
 import { ContactsHttp } from "./Contacts/ContactsHttp.js"
 import { ContactsRepo } from "./Contacts/ContactsRepo.js"
+import { ContractsHttp } from "./Contracts/ContractsHttp.js"
 import { DocumentVersionsHttp } from "./DocumentVersions/DocumentVersionsHttp.js"
 import { DocumentVersionsRepo } from "./DocumentVersions/DocumentVersionsRepo.js"
 import { EventDaysHttp } from "./EventDays/EventDaysHttp.js"
@@ -28,6 +31,8 @@ import { HEALTH_ROUTES, HealthRoutes } from "./Http/Health.js"
 import { openApiDocument } from "./Http/OpenApiDocument.js"
 import { precompress, serveAsset } from "./Http/Precompressed.js"
 import { routeTable } from "./Http/Routes.js"
+import { MilestonesHttp } from "./Milestones/MilestonesHttp.js"
+import { MilestonesRepo } from "./Milestones/MilestonesRepo.js"
 import { ProjectsHttp } from "./Projects/ProjectsHttp.js"
 import { ProjectsRepo } from "./Projects/ProjectsRepo.js"
 import { SaleDeleteRoute, SalesHttp } from "./Sales/SalesHttp.js"
@@ -57,7 +62,10 @@ const groups = Layer.mergeAll(
   ClientsHttp.pipe(Layer.provide(ClientsRepo.layer)),
   ContactsHttp.pipe(Layer.provide(ContactsRepo.layer)),
   ProjectsHttp.pipe(Layer.provide(ProjectsRepo.layer)),
+  MilestonesHttp.pipe(Layer.provide(MilestonesRepo.layer)),
+  ClientDocumentsHttp.pipe(Layer.provide(ClientDocumentsRepo.layer)),
   InvoicesHttp.pipe(Layer.provide(InvoicesRepo.layer)),
+  ContractsHttp,
   PaymentsHttp.pipe(Layer.provide(PaymentsRepo.layer)),
   PayoutsHttp.pipe(Layer.provide(PayoutsRepo.layer)),
   SalesHttp.pipe(Layer.provide(SalesRepo.layer)),
@@ -108,7 +116,8 @@ const serve = Layer.unwrap(
 const WebhookWorkerLive = Layer.unwrap(AppConfig.useSync((config) => workerLayer({ allowInsecure: config.webhooksAllowInsecure })))
 
 /** The HTTP server on a port, with the error envelope outermost. Needs the SQL clients and AppConfig. */
-export const serverLayer = (options: { readonly port: number; readonly host: string }) =>
+/** Where to listen; `shutdownTimeoutSeconds`: how long closing the server waits for requests in flight (default 10). */
+export const serverLayer = (options: { readonly port: number; readonly host: string; readonly shutdownTimeoutSeconds?: number }) =>
   serve.pipe(
     Layer.provideMerge(IdempotencyPurgeLive),
     Layer.provideMerge(WebhookWorkerLive),
@@ -119,5 +128,9 @@ export const serverLayer = (options: { readonly port: number; readonly host: str
     // the framework's own time per request on Effect 3, measured): off until tracing is wired to an
     // exporter. (Effect 4 makes no span while the tracer is its native one, which has no backend.)
     Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true)),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provideMerge(NodeHttpServer.layer(createServer, {
+      port: options.port,
+      host: options.host,
+      gracefulShutdownTimeout: Duration.seconds(options.shutdownTimeoutSeconds ?? 10)
+    }))
   )

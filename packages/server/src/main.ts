@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Context, Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import { Cause, Console, Context, Effect, Exit, Layer, Logger, Option, Redacted, References, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { bootstrap } from "./Bootstrap.js"
 import { AppConfig, AppConfigLive, databaseTarget, loggingConfig } from "./Config.js"
@@ -8,6 +8,18 @@ import { databaseLayer, DatabaseUrlLive } from "./Sql/Database.js"
 import { migrate } from "./Sql/Migrations.js"
 import { serverLayer } from "./Server.js"
 import { databaseError, listenError, settingError, StartupError } from "./Startup.js"
+
+/**
+ * SIGTERM is the way a service is stopped (an orchestrator, `kill`): once the server closed (requests in
+ * flight finished, worker leases released, the database closed) the process exits 0, as the contract asks.
+ * Ctrl-C (SIGINT) keeps the usual 130, and a failure its own code.
+ */
+let sigterm = false
+process.once("SIGTERM", () => {
+  sigterm = true
+})
+const stoppedBySigterm: Runtime.Teardown = (exit, onExit) =>
+  Runtime.defaultTeardown(exit, (code) => onExit(sigterm && Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? 0 : code))
 
 const main = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -27,7 +39,7 @@ const main = Effect.gen(function*() {
   )
   const serving = Effect.scoped(Effect.gen(function*() {
     const help = yield* prepared
-    const server = yield* Layer.build(serverLayer({ port: config.port, host: config.host })).pipe(
+    const server = yield* Layer.build(serverLayer({ port: config.port, host: config.host, shutdownTimeoutSeconds: config.shutdownTimeoutSeconds })).pipe(
       Effect.catchTag("ServeError", (error) => Effect.fail(listenError({ host: config.host, port: config.port }, error)))
     )
     if (Option.isSome(help)) {
@@ -62,5 +74,5 @@ main.pipe(
       process.stderr.write(`${error.message}\n`)
       process.exit(1)
     })),
-  NodeRuntime.runMain
+  (program) => NodeRuntime.runMain(program, { teardown: stoppedBySigterm })
 )

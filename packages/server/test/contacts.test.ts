@@ -1,19 +1,9 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ContactCreate, ContactUpdate, strict } from "@bizops/domain"
-import { Arbitraries, del, expectError, expectInvalid, get, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { Arbitraries, created, del, expectError, expectInvalid, get, newClient, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect, Schema } from "effect"
 
-const newClient = (key: string, name = "Client") =>
-  Effect.map(post("/api/v1/clients", { name }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string; businessId: string }
-  })
-
-const newContact = (key: string, body: Record<string, unknown>) =>
-  Effect.map(post("/api/v1/contacts", body, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const newContact = (key: string, body: Record<string, unknown>) => created("/api/v1/contacts", key, body)
 
 layer(TestServerLive)("contacts", (it) => {
   it.effect("create, get, update, list and delete a contact", () =>
@@ -253,7 +243,7 @@ layer(TestServerLive)("contacts", (it) => {
       const server = yield* TestServer
       const mine = yield* server.organization()
       const theirs = yield* server.organization()
-      const theirClient = yield* newClient(theirs.apiKey, "Theirs")
+      const theirClient = yield* newClient(theirs.apiKey, { name: "Theirs" })
       const theirContact = yield* newContact(theirs.apiKey, { name: "Their contact", email: "t@example.com", clientId: theirClient.id, isPrimary: true })
 
       expectError(yield* get(`/api/v1/contacts/${theirContact.id}`, { key: mine.apiKey }), 404, "not_found")
@@ -284,8 +274,8 @@ layer(TestServerLive)("contacts", (it) => {
   it.effect("pagination: defaults, edges, past the end, newest first; filter by clientId", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const a = yield* newClient(org.apiKey, "A")
-      const b = yield* newClient(org.apiKey, "B")
+      const a = yield* newClient(org.apiKey, { name: "A" })
+      const b = yield* newClient(org.apiKey, { name: "B" })
       const ids: Array<string> = []
       for (let i = 0; i < 5; i++) {
         const clientId = i === 4 ? null : i % 2 === 0 ? a.id : b.id
@@ -352,8 +342,8 @@ layer(TestServerLive)("contacts", (it) => {
   it.effect("at most one contact of a client is primary: create and update clear the others; role is independent", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const client = yield* newClient(org.apiKey, "Acme")
-      const other = yield* newClient(org.apiKey, "Other")
+      const client = yield* newClient(org.apiKey, { name: "Acme" })
+      const other = yield* newClient(org.apiKey, { name: "Other" })
       const read = (id: string) => Effect.map(get(`/api/v1/contacts/${id}`, { key: org.apiKey }), (r) => r.body)
 
       const first = yield* newContact(org.apiKey, { name: "First", clientId: client.id, isPrimary: true, role: "other" })
@@ -417,8 +407,8 @@ layer(TestServerLive)("contacts", (it) => {
   it.effect("an email is unique per client, case-insensitively; other clients and no client are fine", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const client = yield* newClient(org.apiKey, "Acme")
-      const other = yield* newClient(org.apiKey, "Other")
+      const client = yield* newClient(org.apiKey, { name: "Acme" })
+      const other = yield* newClient(org.apiKey, { name: "Other" })
       const ada = yield* newContact(org.apiKey, { name: "Ada", email: "Ada@Example.com", clientId: client.id })
 
       for (const email of ["Ada@Example.com", "ada@example.com", "ADA@EXAMPLE.COM"]) {

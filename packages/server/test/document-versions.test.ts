@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { canonicalJson } from "@bizops/domain"
 import { del, expectError, get, NIL, patch, post, request, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { created, fetched, newClient, newContact, newProject } from "@bizops/testkit"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 
@@ -12,31 +13,9 @@ const REAL_CLOCK = { excludeTestServices: true } as const
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-const newClient = (key: string, body: Record<string, unknown> = {}) =>
-  Effect.map(post("/api/v1/clients", { name: "Client", ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
-const newContact = (key: string, clientId: string) =>
-  Effect.map(post("/api/v1/contacts", { name: "Billing", clientId }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
-const newProject = (key: string, clientId: string) =>
-  Effect.map(post("/api/v1/projects", { name: "Job", clientId }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
 const LINE = { description: "Consulting", quantity: 1, unitPrice: 100 }
 
-const newInvoice = (key: string, body: Record<string, unknown>) =>
-  Effect.map(post("/api/v1/invoices", { lineItems: [LINE], ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const newInvoice = (key: string, body: Record<string, unknown>) => created("/api/v1/invoices", key, { lineItems: [LINE], ...body })
 
 const editInvoice = (key: string, id: string, body: Record<string, unknown>) =>
   Effect.map(patch(`/api/v1/invoices/${id}`, body, { key }), (res) => {
@@ -45,13 +24,7 @@ const editInvoice = (key: string, id: string, body: Record<string, unknown>) =>
   })
 
 const pay = (key: string, invoice: { id: string; clientId: string }, amount: number) =>
-  Effect.map(
-    post("/api/v1/payments", { clientId: invoice.clientId, invoiceId: invoice.id, amount, receivedDate: "2026-11-01", method: "cash" }, { key }),
-    (res) => {
-      expect(res.status).toBe(201)
-      return res.body
-    }
-  )
+  created("/api/v1/payments", key, { clientId: invoice.clientId, invoiceId: invoice.id, amount, receivedDate: "2026-11-01", method: "cash" })
 
 /** What the client sees of an invoice, as the behaviour doc lists it. */
 const clientView = (invoice: any) => ({
@@ -83,10 +56,7 @@ const hashOf = (invoice: any) => createHash("sha256").update(canonicalJson(clien
 
 /** The versions of one document, newest first. */
 const versionsOf = (key: string, documentId: string) =>
-  Effect.map(get(`/api/v1/document-versions?documentId=${documentId}`, { key }), (res) => {
-    expect(res.status).toBe(200)
-    return res.body.data as Array<any>
-  })
+  Effect.map(fetched(`/api/v1/document-versions?documentId=${documentId}`, key), (body) => body.data as Array<any>)
 
 /** Keys that must never appear in a document-version response, at any depth. */
 const expectNoSecrets = (res: Response) => {

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { del, expectError, expectInvalid, get, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { created, del, expectError, expectInvalid, get, newClientProject, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect } from "effect"
 
 /** The server runs on the real clock (the TestClock of the test services stands at 1970). */
@@ -9,31 +9,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const NO_VENUE = { name: null, latitude: null, longitude: null }
 
-const newClient = (key: string) =>
-  Effect.map(post("/api/v1/clients", { name: "Client" }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
-const newProject = (key: string, name = "Wedding") =>
-  Effect.gen(function*() {
-    const client = yield* newClient(key)
-    const res = yield* post("/api/v1/projects", { name, clientId: client.id }, { key })
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
-const newDay = (key: string, body: Record<string, unknown> = {}) =>
-  Effect.map(post("/api/v1/event-days", { date: "2026-06-20", ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const newDay = (key: string, body: Record<string, unknown> = {}) => created("/api/v1/event-days", key, { date: "2026-06-20", ...body })
 
 const newItem = (key: string, eventDayId: string, body: Record<string, unknown> = {}) =>
-  Effect.map(post("/api/v1/timeline-items", { eventDayId, title: "Item", durationMinutes: 30, ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+  created("/api/v1/timeline-items", key, { eventDayId, title: "Item", durationMinutes: 30, ...body })
 
 /** A 400 invalid_payload whose first issue has exactly this path. */
 const expectInvalidAt = (res: Response, path: ReadonlyArray<string | number>) => {
@@ -81,7 +60,7 @@ layer(TestServerLive, REAL_CLOCK)("event days: create", (it) => {
   it.effect("a day with every field given is read back as written", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const project = yield* newProject(org.apiKey)
+      const project = yield* newClientProject(org.apiKey)
       const res = yield* post("/api/v1/event-days", {
         projectId: project.id,
         date: "2026-06-20",
@@ -195,7 +174,7 @@ layer(TestServerLive, REAL_CLOCK)("event days: validation", (it) => {
       const server = yield* TestServer
       const mine = yield* server.organization()
       const theirs = yield* server.organization()
-      const theirProject = yield* newProject(theirs.apiKey)
+      const theirProject = yield* newClientProject(theirs.apiKey)
       expectUnknownLink(yield* post("/api/v1/event-days", { date: "2026-06-20", projectId: theirProject.id }, { key: mine.apiKey }), "projectId")
       expectUnknownLink(yield* post("/api/v1/event-days", { date: "2026-06-20", projectId: NIL }, { key: mine.apiKey }), "projectId")
       expect((yield* get("/api/v1/event-days", { key: mine.apiKey })).body.pagination.total).toBe(0)
@@ -240,7 +219,7 @@ layer(TestServerLive, REAL_CLOCK)("event days: update", (it) => {
   it.effect("PATCH sets date, zone, start time and project, clears the project with null; {} changes nothing", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const project = yield* newProject(org.apiKey)
+      const project = yield* newClientProject(org.apiKey)
       const day = yield* newDay(org.apiKey)
       const path = `/api/v1/event-days/${day.id}`
       const updated = yield* patch(path, { date: "2026-07-04", timeZone: "America/New_York", startTime: "14:15", projectId: project.id }, { key: org.apiKey })
@@ -266,7 +245,7 @@ layer(TestServerLive, REAL_CLOCK)("event days: update", (it) => {
       const server = yield* TestServer
       const org = yield* server.organization()
       const other = yield* server.organization()
-      const theirProject = yield* newProject(other.apiKey)
+      const theirProject = yield* newClientProject(other.apiKey)
       const day = yield* newDay(org.apiKey, { keyMoments: { ceremony: "16:00" }, venue: { name: "Barn", latitude: 1, longitude: 2 } })
       const path = `/api/v1/event-days/${day.id}`
       const bad: Array<[unknown, string]> = [
@@ -322,8 +301,8 @@ layer(TestServerLive, REAL_CLOCK)("event days: list", (it) => {
   it.effect("filter projectId lists only that project's days; a bad filter value is 400", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const a = yield* newProject(org.apiKey, "A")
-      const b = yield* newProject(org.apiKey, "B")
+      const a = yield* newClientProject(org.apiKey, "A")
+      const b = yield* newClientProject(org.apiKey, "B")
       const a1 = yield* newDay(org.apiKey, { projectId: a.id, date: "2026-06-19" })
       const loose = yield* newDay(org.apiKey)
       const b1 = yield* newDay(org.apiKey, { projectId: b.id })

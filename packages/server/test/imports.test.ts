@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { get, post, runScript, TestServer, TestServerLive } from "@bizops/testkit"
+import { fetched, get, post, runScript, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect, Schema } from "effect"
 import { mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -91,10 +91,7 @@ layer(TestServerLive)("import sales", (it) => {
       expect(first).toMatchObject({ created: 8, updated: 0, unchanged: 0 })
       expect(first.ids).toHaveLength(8)
 
-      const sale = (i: number) => Effect.map(get(`/api/v1/sales/${first.ids[i]}`, { key: org.apiKey }), (res) => {
-        expect(res.status).toBe(200)
-        return res.body
-      })
+      const sale = (i: number) => fetched(`/api/v1/sales/${first.ids[i]}`, org.apiKey)
       const pos = yield* sale(0)
       expect(pos).toMatchObject({ channel: "pos", clientId: newClient, saleNumber: "S-0001", total: 90, taxRate: 0, taxAmount: 0, subtotal: 90 })
       for (const [i, channel] of channels.entries()) expect((yield* sale(i)).channel).toBe(channel)
@@ -172,6 +169,37 @@ layer(TestServerLive)("import sales", (it) => {
       invalid(yield* importRecords("sales", org.organizationId, "[{"))
     }))
 
+  it.effect("a file that names one externalId twice imports nothing", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      const sale = (notes: string) => ({ externalId: "twice", channel: "pos", saleDate: "2027-04-20", lineItems: [line("A", 1, 1)], payment: { method: "cash" }, notes })
+      const run = invalid(yield* importRecords("sales", org.organizationId, [sale("a"), sale("b")]))
+      expect(run.issues).toEqual([{ index: 1, path: ["externalId"], message: expect.stringContaining("record 0") }])
+      expect((yield* get("/api/v1/sales", { key: org.apiKey })).body.data).toEqual([])
+    }))
+
+  it.effect("a file of 5,000 sales: every id printed in file order (about 190 kB of stdout), numbered without gaps", () =>
+    Effect.gen(function*() {
+      const org = yield* (yield* TestServer).organization()
+      const records = Array.from({ length: 5000 }, (_, i) => ({
+        externalId: `bulk-${i}`,
+        channel: "pos",
+        saleDate: "2027-04-20",
+        taxRate: i % 3 === 0 ? 8.875 : 0,
+        lineItems: [line("A", 1 + (i % 3), 1 + (i % 7))],
+        payment: { method: "cash" }
+      }))
+      const first = ok(yield* importRecords("sales", org.organizationId, records))
+      expect(first).toMatchObject({ created: 5000, updated: 0, unchanged: 0 })
+      expect(new Set(first.ids).size).toBe(5000)
+      for (const i of [0, 2500, 4999]) {
+        const sale = (yield* get(`/api/v1/sales/${first.ids[i]}`, { key: org.apiKey })).body
+        expect(sale).toMatchObject({ externalId: `bulk-${i}`, saleNumber: `S-${String(i + 1).padStart(4, "0")}` })
+      }
+      const again = ok(yield* importRecords("sales", org.organizationId, records))
+      expect(again).toEqual({ created: 0, updated: 0, unchanged: 5000, ids: first.ids })
+    }))
+
   it.effect("the example files of the repository import", () =>
     Effect.gen(function*() {
       const server = yield* TestServer
@@ -181,6 +209,11 @@ layer(TestServerLive)("import sales", (it) => {
       const payouts = ok(yield* admin(server.databaseUrl, "import", "payouts", "--org", org.organizationId, "--file", "examples/payouts.json"))
       expect(payouts).toMatchObject({ created: 2, updated: 0, unchanged: 0 })
       expect((yield* get(`/api/v1/payouts/${payouts.ids[0]}`, { key: org.apiKey })).body).toMatchObject({ amount: 1000.5, disputeTotal: 10 })
+      const documents = ok(yield* admin(server.databaseUrl, "import", "client-documents", "--org", org.organizationId, "--file", "examples/client-documents.json"))
+      expect(documents).toMatchObject({ created: 2, updated: 0, unchanged: 0 })
+      // The template is stored but never shown.
+      expect((yield* get(`/api/v1/client-documents/${documents.ids[0]}`, { key: org.apiKey })).body).toMatchObject({ status: "sent", kind: "smart-file" })
+      expect((yield* get(`/api/v1/client-documents/${documents.ids[1]}`, { key: org.apiKey })).status).toBe(404)
     }))
 })
 

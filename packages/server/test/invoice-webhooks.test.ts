@@ -1,53 +1,14 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { expectError, get, makeTestServer, patch, post, receiver, ShiftedClock, TestServer, TIMESTAMP } from "@bizops/testkit"
+import { created, expectError, fetched, makeTestServer, patch, post, realSleep, receiver, ShiftedClock, subscribe, TestServer, TIMESTAMP, verified } from "@bizops/testkit"
 import { Effect } from "effect"
-import { Webhook } from "standardwebhooks"
 
 const clock = new ShiftedClock()
-const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 const RECEIVED = "2026-03-02"
-
-interface Event {
-  readonly id: string
-  readonly type: string
-  readonly createdAt: string
-  readonly organizationId: string
-  readonly data: { readonly object: any; readonly previousAttributes?: any; readonly refund?: any }
-}
-
-/** Verifies a received delivery with the standardwebhooks library (not our code) and returns its payload. */
-const verified = (received: { readonly headers: Record<string, string | Array<string> | undefined>; readonly body: string }) => {
-  const headers: Record<string, string> = {}
-  for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
-    const value = received.headers[name]
-    if (typeof value === "string") headers[name] = value
-  }
-  return new Webhook(SECRET).verify(received.body, headers) as Event
-}
-
-/** Real time (Effect.sleep would use the TestClock). */
-const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((done) => setTimeout(done, ms)))
 
 /** How long to keep listening once the expected deliveries are in, to catch a duplicate or a stray event. */
 const SETTLE_MS = 1500
 
-const subscribe = (key: string, url: string, events: ReadonlyArray<string>) =>
-  Effect.map(post("/api/v1/webhooks", { url, events, secret: SECRET }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
-const created = (path: string, key: string, body: unknown) =>
-  Effect.map(post(path, body, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
-
-const invoiceNow = (key: string, id: string) =>
-  Effect.map(get(`/api/v1/invoices/${id}`, { key }), (res) => {
-    expect(res.status).toBe(200)
-    return res.body
-  })
+const invoiceNow = (key: string, id: string) => fetched(`/api/v1/invoices/${id}`, key)
 
 const paymentOn = (invoice: { readonly id: string; readonly clientId: string }, amount: number, extra: Record<string, unknown> = {}) => ({
   clientId: invoice.clientId,

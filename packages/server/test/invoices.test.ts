@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { del, expectError, get, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { created, del, expectError, get, newClient, newContact, newProject, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 
@@ -21,42 +21,14 @@ const plusDays = (date: string, days: number) => {
   return at.toISOString().slice(0, 10)
 }
 
-const newClient = (key: string, body: Record<string, unknown> = {}) =>
-  Effect.map(post("/api/v1/clients", { name: "Client", ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string; businessId: string }
-  })
-
-const newContact = (key: string, clientId: string, name = "Billing") =>
-  Effect.map(post("/api/v1/contacts", { name, clientId }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
-const newProject = (key: string, clientId: string, name = "Job") =>
-  Effect.map(post("/api/v1/projects", { name, clientId }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
 /** One line of 1 × 100.00, described. */
 const LINE = { description: "Consulting", quantity: 1, unitPrice: 100 }
 
-const newInvoice = (key: string, body: Record<string, unknown>) =>
-  Effect.map(post("/api/v1/invoices", { lineItems: [LINE], ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const newInvoice = (key: string, body: Record<string, unknown>) => created("/api/v1/invoices", key, { lineItems: [LINE], ...body })
 
 /** Records a cash payment (or a refund, when negative) on an invoice. */
 const pay = (key: string, invoice: { id: string; clientId: string }, amount: number) =>
-  Effect.map(
-    post("/api/v1/payments", { clientId: invoice.clientId, invoiceId: invoice.id, amount, receivedDate: "2026-11-01", method: "cash" }, { key }),
-    (res) => {
-      expect(res.status).toBe(201)
-      return res.body
-    }
-  )
+  created("/api/v1/payments", key, { clientId: invoice.clientId, invoiceId: invoice.id, amount, receivedDate: "2026-11-01", method: "cash" })
 
 /** A 400 invalid_payload whose first issue has exactly this path. */
 const expectInvalidAt = (res: Response, path: ReadonlyArray<string | number>) => {

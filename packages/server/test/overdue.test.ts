@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { InvoiceStatuses, type InvoiceStatusValue, isOverdue } from "@bizops/domain"
 import { FastSql } from "@bizops/server"
 import { overdueCondition } from "@bizops/server/Invoices/InvoiceRows"
-import { effectProp, get, post, TestServer, TestServerLive } from "@bizops/testkit"
+import { effectProp, fetched, newClient, TestServer, TestServerLive } from "@bizops/testkit"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { randomUUID } from "node:crypto"
@@ -72,12 +72,6 @@ const selected = (organizationId: string, overdue: boolean, today: string) =>
     (rows) => new Set(rows.map((r) => r.id))
   )
 
-const newClient = (key: string) =>
-  Effect.map(post("/api/v1/clients", { name: "Client" }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return (res.body as { id: string }).id
-  })
-
 layer(TestServerLive, REAL_CLOCK)("the overdue rule, in SQL and in the domain", (it) => {
   // For any today: the SQL condition selects exactly the invoices isOverdue calls overdue (computed
   // from what was generated, balance = total - paid), and its negation exactly the others.
@@ -89,7 +83,7 @@ layer(TestServerLive, REAL_CLOCK)("the overdue rule, in SQL and in the domain", 
       Effect.gen(function*() {
         const server = yield* TestServer
         const org = yield* server.organization()
-        const clientId = yield* newClient(org.apiKey)
+        const clientId = (yield* newClient(org.apiKey)).id
         const ids = yield* server.withSql(store(org.organizationId, clientId, invoices))
         const day = dayOf(today)
         const overdue = yield* server.withSql(selected(org.organizationId, true, day))
@@ -109,15 +103,12 @@ layer(TestServerLive, REAL_CLOCK)("the overdue rule, in SQL and in the domain", 
     Effect.gen(function*() {
       const server = yield* TestServer
       const org = yield* server.organization()
-      const clientId = yield* newClient(org.apiKey)
+      const clientId = (yield* newClient(org.apiKey)).id
       const today = Math.round((Date.parse(new Date().toISOString().slice(0, 10)) - Date.UTC(2026, 0, 1)) / DAY)
       const invoices = fc.sample(invoice(today), { numRuns: 60, seed: 13 })
       yield* server.withSql(store(org.organizationId, clientId, invoices))
       const list = (filter: string) =>
-        Effect.map(get(`/api/v1/invoices?pageSize=100${filter}`, { key: org.apiKey }), (res) => {
-          expect(res.status).toBe(200)
-          return (res.body as { data: ReadonlyArray<{ id: string; overdue: boolean }> }).data
-        })
+        Effect.map(fetched(`/api/v1/invoices?pageSize=100${filter}`, org.apiKey), (body) => (body as { data: ReadonlyArray<{ id: string; overdue: boolean }> }).data)
       const all = yield* list("")
       expect(all.length).toBe(invoices.length)
       const overdue = new Set((yield* list("&overdue=true")).map((i) => i.id))

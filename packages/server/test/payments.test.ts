@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { del, expectError, expectInvalid, get, makeTestServer, NIL, patch, post, ShiftedClock, TestServer, TIMESTAMP } from "@bizops/testkit"
+import { created, fetched, newClient, realSleep } from "@bizops/testkit"
 import { Effect } from "effect"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -10,21 +11,11 @@ interface InvoiceRef {
   readonly clientId: string
 }
 
-/** Real time (Effect.sleep would use the TestClock). */
-const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((done) => setTimeout(done, ms)))
-
-const newClient = (key: string, name = "Client") =>
-  Effect.map(post("/api/v1/clients", { name }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
-
 /** An invoice with one untaxed line of `total`. */
 const newInvoice = (key: string, clientId: string, total: number, status: "draft" | "sent" = "sent") =>
-  Effect.map(post("/api/v1/invoices", { clientId, status, lineItems: [{ description: "Work", quantity: 1, unitPrice: total }] }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    expect(res.body).toMatchObject({ status: total === 0 && status === "sent" ? "paid" : status, total, amountPaid: 0, balanceDue: total })
-    return res.body
+  Effect.map(created("/api/v1/invoices", key, { clientId, status, lineItems: [{ description: "Work", quantity: 1, unitPrice: total }] }), (invoice) => {
+    expect(invoice).toMatchObject({ status: total === 0 && status === "sent" ? "paid" : status, total, amountPaid: 0, balanceDue: total })
+    return invoice
   })
 
 /** A fresh organization with a client and a sent invoice of `total`. */
@@ -52,23 +43,12 @@ const refundOn = (invoice: InvoiceRef, original: { readonly id: string }, amount
 
 const record = (key: string, body: unknown) => post("/api/v1/payments", body, { key })
 
-const recorded = (key: string, body: unknown) =>
-  Effect.map(record(key, body), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const recorded = (key: string, body: unknown) => created("/api/v1/payments", key, body)
 
-const invoiceNow = (key: string, id: string) =>
-  Effect.map(get(`/api/v1/invoices/${id}`, { key }), (res) => {
-    expect(res.status).toBe(200)
-    return res.body
-  })
+const invoiceNow = (key: string, id: string) => fetched(`/api/v1/invoices/${id}`, key)
 
 const paymentsOf = (key: string, invoiceId: string) =>
-  Effect.map(get(`/api/v1/payments?invoiceId=${invoiceId}&pageSize=100`, { key }), (res) => {
-    expect(res.status).toBe(200)
-    return res.body.data as Array<any>
-  })
+  Effect.map(fetched(`/api/v1/payments?invoiceId=${invoiceId}&pageSize=100`, key), (body) => body.data as Array<any>)
 
 /** What a refusal must leave alone: the invoice and every payment of the organization. */
 const snapshot = (key: string, invoiceId: string) =>
@@ -351,7 +331,7 @@ layer(makeTestServer({ clock }))("payments", (it) => {
     it.effect("another client of the same organization: 400 payment_client_mismatch", () =>
       Effect.gen(function*() {
         const { invoice, key } = yield* setup(100)
-        const stranger = yield* newClient(key, "Stranger")
+        const stranger = yield* newClient(key, { name: "Stranger" })
         const before = yield* snapshot(key, invoice.id)
         const res = yield* record(key, paymentOn(invoice, 10, { clientId: stranger.id }))
         expectError(res, 400, "invalid_request", "payment_client_mismatch")
@@ -412,7 +392,7 @@ layer(makeTestServer({ clock }))("payments", (it) => {
     it.effect("several rules broken at once: the first in the documented order answers", () =>
       Effect.gen(function*() {
         const { client, invoice, key } = yield* setup(100)
-        const stranger = yield* newClient(key, "Stranger")
+        const stranger = yield* newClient(key, { name: "Stranger" })
         const draft = yield* newInvoice(key, client.id, 100, "draft")
         const another = yield* newInvoice(key, client.id, 100)
         const payment = yield* recorded(key, paymentOn(invoice, 100))
@@ -638,7 +618,7 @@ layer(makeTestServer({ clock }))("payments", (it) => {
     it.effect("filters invoiceId, clientId and saleId; pagination newest first; 400 on bad filter values", () =>
       Effect.gen(function*() {
         const { client, invoice, key } = yield* setup(1000)
-        const otherClient = yield* newClient(key, "Other")
+        const otherClient = yield* newClient(key, { name: "Other" })
         const otherInvoice = yield* newInvoice(key, otherClient.id, 1000)
         const a1 = yield* recorded(key, paymentOn(invoice, 10))
         const b1 = yield* recorded(key, paymentOn(otherInvoice, 20))

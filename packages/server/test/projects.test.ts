@@ -1,6 +1,6 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ProjectCreate, ProjectUpdate, strict } from "@bizops/domain"
-import { Arbitraries, del, expectError, expectInvalid, get, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { Arbitraries, created, del, expectError, expectInvalid, get, newClient, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect, Schema } from "effect"
 
 /** A 400 linked_record_not_found on clientId. */
@@ -9,17 +9,7 @@ const expectUnknownClient = (res: { status: number; headers: Headers; body: any 
   expect(res.body.error.details.field).toBe("clientId")
 }
 
-const newClient = (key: string, name = "Client") =>
-  Effect.map(post("/api/v1/clients", { name }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string; businessId: string }
-  })
-
-const newProject = (key: string, body: Record<string, unknown>) =>
-  Effect.map(post("/api/v1/projects", body, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const newProject = (key: string, body: Record<string, unknown>) => created("/api/v1/projects", key, body)
 
 layer(TestServerLive)("projects", (it) => {
   it.effect("create, get, update, list and delete a project", () =>
@@ -319,7 +309,7 @@ layer(TestServerLive)("projects", (it) => {
       const server = yield* TestServer
       const mine = yield* server.organization()
       const theirs = yield* server.organization()
-      const theirClient = yield* newClient(theirs.apiKey, "Theirs")
+      const theirClient = yield* newClient(theirs.apiKey, { name: "Theirs" })
       const theirProject = yield* newProject(theirs.apiKey, { name: "Their job", clientId: theirClient.id })
       expect(theirProject.businessId).toBe(theirs.businessId)
 
@@ -330,7 +320,7 @@ layer(TestServerLive)("projects", (it) => {
       expect((yield* get(`/api/v1/projects?clientId=${theirClient.id}`, { key: mine.apiKey })).body.data).toEqual([])
 
       expectUnknownClient(yield* post("/api/v1/projects", { name: "Spy", clientId: theirClient.id }, { key: mine.apiKey }))
-      const myClient = yield* newClient(mine.apiKey, "Mine")
+      const myClient = yield* newClient(mine.apiKey, { name: "Mine" })
       const myProject = yield* newProject(mine.apiKey, { name: "My job", clientId: myClient.id })
       expect(myProject.businessId).toBe(mine.businessId)
       expectUnknownClient(yield* patch(`/api/v1/projects/${myProject.id}`, { clientId: theirClient.id }, { key: mine.apiKey }))
@@ -344,8 +334,8 @@ layer(TestServerLive)("projects", (it) => {
   it.effect("a project's business is its client's; PATCH clientId moves it within the organization", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const a = yield* newClient(org.apiKey, "A")
-      const b = yield* newClient(org.apiKey, "B")
+      const a = yield* newClient(org.apiKey, { name: "A" })
+      const b = yield* newClient(org.apiKey, { name: "B" })
       const project = yield* newProject(org.apiKey, { name: "Job", clientId: a.id, contractValue: 19.99 })
       expect(project.businessId).toBe(a.businessId)
 
@@ -404,8 +394,8 @@ layer(TestServerLive)("projects", (it) => {
   it.effect("pagination: defaults, edges, past the end, newest first; filters clientId and status", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const a = yield* newClient(org.apiKey, "A")
-      const b = yield* newClient(org.apiKey, "B")
+      const a = yield* newClient(org.apiKey, { name: "A" })
+      const b = yield* newClient(org.apiKey, { name: "B" })
       const specs: Array<[string, string]> = [
         [a.id, "active"],
         [b.id, "paused"],

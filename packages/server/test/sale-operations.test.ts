@@ -1,9 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { revenue } from "@bizops/domain"
-import { get, makeTestServer, post, receiver, runScript, TestServer, TIMESTAMP } from "@bizops/testkit"
+import { fetched, get, makeTestServer, post, realSleep, receiver, runScript, subscribe, TestServer, TIMESTAMP, verified } from "@bizops/testkit"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { Webhook } from "standardwebhooks"
 
 /**
  * What happens to sales and payouts after their import (issue 15): `sale refund` and `sale void` through the
@@ -11,28 +10,6 @@ import { Webhook } from "standardwebhooks"
  * verified with `standardwebhooks`, the organization's currency (`org update`), and an import read from
  * standard input. Read back over HTTP as a client would.
  */
-const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-
-interface Event {
-  readonly id: string
-  readonly type: string
-  readonly createdAt: string
-  readonly organizationId: string
-  readonly data: { readonly object: Record<string, unknown>; readonly previousAttributes?: Record<string, unknown> }
-}
-
-/** Verifies a delivery with the standardwebhooks library (not our code) and returns its payload. */
-const verified = (received: { readonly headers: Record<string, string | Array<string> | undefined>; readonly body: string }): Event => {
-  const headers: Record<string, string> = {}
-  for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
-    const value = received.headers[name]
-    if (typeof value === "string") headers[name] = value
-  }
-  return new Webhook(SECRET).verify(received.body, headers) as Event
-}
-
-const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((done) => setTimeout(done, ms)))
-
 type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string }
 
 const admin = (...args: Array<string>) =>
@@ -57,16 +34,7 @@ const importJson = (kind: "sales" | "payouts", organizationId: string, records: 
       input: JSON.stringify(records)
     }))
 
-const subscribe = (key: string, url: string, events: ReadonlyArray<string>) =>
-  Effect.map(post("/api/v1/webhooks", { url, events, secret: SECRET }, { key }), (res) => {
-    expect(res.status).toBe(201)
-  })
-
-const sale = (key: string, id: string) =>
-  Effect.map(get(`/api/v1/sales/${id}`, { key }), (res) => {
-    expect(res.status).toBe(200)
-    return res.body
-  })
+const sale = (key: string, id: string) => fetched(`/api/v1/sales/${id}`, key)
 
 /** Σ debits and Σ credits of a sale's books lines, and the net of each account (debit positive), in minor units. */
 const books = (saleId: string) =>

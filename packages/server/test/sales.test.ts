@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { saleEntries } from "@bizops/domain"
-import { del, expectError, get, NIL, patch, post, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { del, expectError, get, newClient, NIL, patch, request, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect, Predicate } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
@@ -51,12 +51,6 @@ const pgField = (error: unknown, field: "constraint" | "code"): unknown =>
 const constraintOf = (error: unknown) => pgField(error, "constraint")
 
 const at = (minutes: number) => new Date(Date.UTC(2027, 3, 20, 12, minutes))
-
-const newClient = (key: string) =>
-  Effect.map(post("/api/v1/clients", { name: "Client" }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body as { id: string }
-  })
 
 const ids = (res: { body: any }) => res.body.data.map((sale: { id: string }) => sale.id)
 

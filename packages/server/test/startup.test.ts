@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { type CommandRun, runScript, serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
+import { type CommandRun, realSleep, runScript, serverProcess, TestServer, TestServerLive } from "@bizops/testkit"
 import { appConfig, databaseTarget } from "@bizops/server"
 import { databaseError, listenError, settingError } from "@bizops/server/Startup"
 import { ConfigProvider, Effect } from "effect"
@@ -48,8 +48,6 @@ const freePort = Effect.scoped(Effect.map(takenPort, portOf))
 
 /** The words of a shell command line as the printed help writes them (double quotes group). */
 const words = (line: string) => Array.from(line.matchAll(/"([^"]*)"|(\S+)/g), (m) => m[1] ?? m[2])
-
-const sleep = (ms: number) => Effect.promise(() => new Promise((done) => setTimeout(done, ms)))
 
 const DATABASE_URL_REFUSED = "Invalid setting DATABASE_URL: DATABASE_URL must be a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE " +
   "(sslmode, if given: disable, prefer, require, verify-ca or verify-full), or unset for the embedded PostgreSQL"
@@ -213,7 +211,7 @@ layer(TestServerLive)("first start on DATABASE_URL", (it) => {
       const help = yield* Effect.scoped(Effect.gen(function*() {
         const server = yield* serverProcess({ DATABASE_URL: databaseUrl })
         // The help follows the "Listening on" line, with the port the server got (PORT=0).
-        for (let i = 0; i < 50 && !server.output().includes("every command."); i++) yield* sleep(100)
+        for (let i = 0; i < 50 && !server.output().includes("every command."); i++) yield* realSleep(100)
         const output = server.output()
         expect(output).toContain("This database has no organization yet.")
         expect(output).toContain(`curl -s ${server.url}/api/v1/clients -H "x-api-key: API_KEY"`)
@@ -239,11 +237,39 @@ layer(TestServerLive)("first start on DATABASE_URL", (it) => {
       // Now that the database has an organization, a start prints no help.
       yield* Effect.scoped(Effect.gen(function*() {
         const server = yield* serverProcess({ DATABASE_URL: databaseUrl })
-        yield* sleep(500)
+        yield* realSleep(500)
         expect(server.output()).not.toContain("no organization yet")
         expect(server.output()).not.toContain("npm run admin")
       }))
     }), { timeout: 120_000 })
+})
+
+layer(TestServerLive)("stopping", (it) => {
+  it.effect("SIGTERM: the server stops accepting connections and the process exits 0, without an error", () =>
+    Effect.gen(function*() {
+      const { databaseUrl } = yield* TestServer
+      yield* Effect.scoped(Effect.gen(function*() {
+        const server = yield* serverProcess({ DATABASE_URL: databaseUrl, SHUTDOWN_TIMEOUT: "5" })
+        const health = yield* Effect.promise(() => fetch(`${server.url}/health`).then((r) => r.status))
+        expect(health).toBe(200)
+        const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
+          server.child.once("exit", (code, signal) => done({ code, signal })))
+        server.child.kill("SIGTERM")
+        expect(yield* Effect.promise(() => exited)).toEqual({ code: 0, signal: null })
+        const refused = yield* Effect.promise(() => fetch(`${server.url}/health`).then(() => "answered", () => "refused"))
+        expect(refused).toBe("refused")
+        expect(server.output()).not.toMatch(/Error|^\s+at /m)
+      }))
+    }))
+
+  it.effect("SHUTDOWN_TIMEOUT must be a number of seconds", () =>
+    Effect.gen(function*() {
+      expect((yield* appConfig.parse(ConfigProvider.fromEnv({ env: { SHUTDOWN_TIMEOUT: "2.5" } }))).shutdownTimeoutSeconds).toBe(2.5)
+      expect((yield* appConfig.parse(ConfigProvider.fromEnv({ env: {} }))).shutdownTimeoutSeconds).toBe(10)
+      for (const bad of ["soon", "-1", "7200"]) {
+        expect(yield* settingLine({ SHUTDOWN_TIMEOUT: bad })).toContain("SHUTDOWN_TIMEOUT must be a number of seconds from 0 to 3600")
+      }
+    }))
 })
 
 layer(TestServerLive)("the request log", (it) => {
@@ -255,7 +281,7 @@ layer(TestServerLive)("the request log", (it) => {
         const answer = yield* Effect.promise(() => fetch(`${server.url}/api/v1/clients?clientId=private`, { headers: { "x-request-id": "log-me-1" } }))
         expect(answer.status).toBe(401)
         yield* Effect.promise(() => fetch(`${server.url}/health`, { method: "DELETE" }))
-        for (let i = 0; i < 50 && !server.output().includes("\"DELETE /health"); i++) yield* sleep(100)
+        for (let i = 0; i < 50 && !server.output().includes("\"DELETE /health"); i++) yield* realSleep(100)
         const lines = server.output().split("\n").filter((line) => line.includes("\"annotations\"") && line.includes("\"requestId\""))
         const logged = lines.map((line) => JSON.parse(line))
         expect(logged.map((entry) => [entry.level, entry.annotations.method, entry.annotations.path, entry.annotations.status])).toEqual([
@@ -270,7 +296,7 @@ layer(TestServerLive)("the request log", (it) => {
       yield* Effect.scoped(Effect.gen(function*() {
         const server = yield* serverProcess({ DATABASE_URL: databaseUrl, LOG_REQUESTS: "off" })
         yield* Effect.promise(() => fetch(`${server.url}/health`))
-        yield* sleep(300)
+        yield* realSleep(300)
         expect(server.output()).not.toContain("GET /health")
       }))
     }), { timeout: 120_000 })

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { del, expectError, expectInvalid, get, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { created, del, expectError, expectInvalid, fetched, get, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect } from "effect"
 import { DateTime } from "luxon"
 import { randomUUID } from "node:crypto"
@@ -10,11 +10,7 @@ const REAL_CLOCK = { excludeTestServices: true } as const
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-const newDay = (key: string, body: Record<string, unknown> = {}) =>
-  Effect.map(post("/api/v1/event-days", { date: "2026-05-04", ...body }, { key }), (res) => {
-    expect(res.status).toBe(201)
-    return res.body
-  })
+const newDay = (key: string, body: Record<string, unknown> = {}) => created("/api/v1/event-days", key, { date: "2026-05-04", ...body })
 
 const newItem = (key: string, eventDayId: string, title: string, durationMinutes: number, body: Record<string, unknown> = {}) =>
   Effect.map(post("/api/v1/timeline-items", { eventDayId, title, durationMinutes, ...body }, { key }), (res) => {
@@ -24,10 +20,7 @@ const newItem = (key: string, eventDayId: string, title: string, durationMinutes
 
 /** The whole schedule of a day, as the list gives it. */
 const dayItems = (key: string, eventDayId: string) =>
-  Effect.map(get(`/api/v1/timeline-items?eventDayId=${eventDayId}&pageSize=100`, { key }), (res) => {
-    expect(res.status).toBe(200)
-    return res.body.data as Array<any>
-  })
+  Effect.map(fetched(`/api/v1/timeline-items?eventDayId=${eventDayId}&pageSize=100`, key), (body) => body.data as Array<any>)
 
 /** What the cascade decided for each item: position and clock times. */
 const slots = (items: ReadonlyArray<any>) =>

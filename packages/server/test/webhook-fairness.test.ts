@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "effect/sql"
 import { MAX_SUBSCRIPTIONS_PER_ORGANIZATION } from "@bizops/domain"
 import { makeWorker, MAX_IN_FLIGHT_PER_ORGANIZATION, MAX_IN_FLIGHT_PER_SUBSCRIPTION } from "@bizops/webhooks"
-import { del, effectProp, expectError, makeTestServer, post, receiver, receiverOn, ShiftedClock, TestServer } from "@bizops/testkit"
+import { del, effectProp, expectError, makeTestServer, post, realSleep, receiver, receiverOn, ShiftedClock, TestServer } from "@bizops/testkit"
 import { Array as Arr, Effect } from "effect"
 import * as fc from "fast-check"
 import { randomUUID } from "node:crypto"
@@ -95,9 +95,6 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("webhook subs
       expectError(yield* post("/api/v1/webhooks", { url: "https://example.com/102", events: ["*"] }, { key: org.apiKey }), 409, "conflict", "quota_exceeded")
     }))
 })
-
-/** Real time, for tests that sleep (the test clock does not move). */
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 // The claim's rules, checked on the database itself: what one worker takes from random subscriptions of
 // random organizations, some of their deliveries already leased (by any instance), some not yet due.
@@ -235,14 +232,14 @@ layer(makeTestServer({ clock: new ShiftedClock(), config: { webhooksAllowInsecur
         sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries
           WHERE organization_id = ${org.organizationId} AND webhook_id = ${hook.id} AND status = 'pending' AND attempt_count = 1`))
       // The first attempt failed (500); the retry is due 5 s later.
-      for (let i = 0; i < 100 && (yield* pending)[0].n === 0; i++) yield* pause(50)
+      for (let i = 0; i < 100 && (yield* pending)[0].n === 0; i++) yield* realSleep(50)
       expect((yield* pending)[0].n).toBe(1)
       expect((yield* del(`/api/v1/webhooks/${hook.id}`, { key: org.apiKey })).status).toBe(204)
       const left = yield* server.withSql(Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = ${org.organizationId}`))
       expect(left[0].n).toBe(0)
       // The retry never comes.
-      yield* pause(7000)
+      yield* realSleep(7000)
       expect(target.received()).toHaveLength(1)
     }))
 })

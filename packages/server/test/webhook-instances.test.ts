@@ -1,8 +1,7 @@
 import { expect, layer } from "@effect/vitest"
-import { makeTestServer, receiver, receiverOn, serverProcess, TestServer } from "@bizops/testkit"
+import { makeTestServer, realSleep, receiver, receiverOn, serverProcess, TestServer, verifiedWith } from "@bizops/testkit"
 import { freePort } from "@bizops/server"
 import { Effect } from "effect"
-import { Webhook } from "standardwebhooks"
 
 const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
 
@@ -28,14 +27,10 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("webhook work
             .then((r) => r.text())), { concurrency: 4 })
       const got = yield* hook.waitFor(count, 30)
       // Time for a duplicate to arrive, if a second worker were to send one (real time: it.effect's clock is a test clock).
-      yield* Effect.promise(() => new Promise((done) => setTimeout(done, 2000)))
+      yield* realSleep(2000)
       const all = hook.received()
       expect(all).toHaveLength(count)
-      const ids = all.map((r) => new Webhook(SECRET).verify(r.body, {
-        "webhook-id": String(r.headers["webhook-id"]),
-        "webhook-timestamp": String(r.headers["webhook-timestamp"]),
-        "webhook-signature": String(r.headers["webhook-signature"])
-      }) as { id: string })
+      const ids = all.map(verifiedWith(SECRET))
       expect(new Set(ids.map((e) => e.id)).size).toBe(count)
       expect(got.length).toBe(count)
       expect(a.output() + b.output()).not.toContain(SECRET.slice(6))
@@ -56,7 +51,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("webhook work
         const created = yield* Effect.promise(() =>
           fetch(`${a.url}/api/v1/clients`, { method: "POST", headers: key, body: JSON.stringify({ name: "Survivor" }) }).then((r) => r.json() as Promise<{ id: string }>))
         // The receiver is not there yet: the first attempt fails; then the process dies hard.
-        yield* Effect.promise(() => new Promise((done) => setTimeout(done, 1500)))
+        yield* realSleep(1500)
         a.child.kill("SIGKILL")
         return created
       }))
@@ -64,11 +59,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("webhook work
       yield* serverProcess(env)
       const got = yield* hook.waitFor(1, 30)
       expect(got).toHaveLength(1)
-      const event = new Webhook(SECRET).verify(got[0].body, {
-        "webhook-id": String(got[0].headers["webhook-id"]),
-        "webhook-timestamp": String(got[0].headers["webhook-timestamp"]),
-        "webhook-signature": String(got[0].headers["webhook-signature"])
-      }) as { data: { object: { id: string } } }
+      const event = verifiedWith(SECRET)(got[0])
       expect(event.data.object.id).toBe(first.id)
     })), { timeout: 120_000 })
 })

@@ -1,4 +1,4 @@
-import { Client } from "@bizops/domain"
+import { Client, Contract } from "@bizops/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { expectTypeOf } from "vitest"
 import { Result, Schema } from "effect"
@@ -43,6 +43,9 @@ const EXPECTED_SUBSCRIBABLE = [
   "follow_up_due",
   "payment_processing",
   "receipt_viewed",
+  "contract_created",
+  "contract_updated",
+  "contract_deleted",
   "contract_amended",
   "sale_created",
   "sale_updated",
@@ -52,7 +55,12 @@ const EXPECTED_SUBSCRIBABLE = [
   "payout_created",
   "payout_updated",
   "payout_paid",
-  "payout_failed"
+  "payout_failed",
+  "milestone_created",
+  "milestone_updated",
+  "milestone_deleted",
+  "client_document_created",
+  "client_document_updated"
 ]
 
 type JsonObject = { readonly [key: string]: unknown }
@@ -119,9 +127,10 @@ describe("the event catalog", () => {
       const required = get(dataSchema(name), "required")
       if (name.endsWith("_updated")) expect(required).toEqual(["object", "previousAttributes"])
       else if (name === "invoice_refunded") expect(required).toEqual(["object", "refund"])
+      else if (name === "contract_amended") expect(required).toEqual(["object", "previousDates"])
       else expect(required).toEqual(["object"])
     }
-    for (const resource of ["client", "contact", "project"]) {
+    for (const resource of ["client", "contact", "project", "contract", "milestone"]) {
       for (const action of ["created", "updated", "deleted"]) {
         expect(findEvent(`${resource}_${action}`)?.resource).toBe(resource)
       }
@@ -144,6 +153,14 @@ describe("the event catalog", () => {
     const refund = resolve(root, get(dataSchema("invoice_refunded"), "properties", "refund"))
     expect(get(refund, "required")).toEqual(["paymentId", "amount", "method", "reason"])
     expect(findEvent("invoice_refunded")?.resource).toBe("invoice")
+  })
+
+  it("contract_amended carries the Contract and data.previousDates: effectiveDate, expirationDate", () => {
+    const root = eventCatalogEntries().find((entry) => entry.name === "contract_amended")?.payloadSchema
+    const previous = resolve(root, get(dataSchema("contract_amended"), "properties", "previousDates"))
+    expect(get(previous, "required")).toEqual(["effectiveDate", "expirationDate"])
+    expect(get(resolve(root, get(dataSchema("contract_amended"), "properties", "object")), "required")).toEqual(Object.keys(Contract.fields))
+    expect(findEvent("contract_amended")?.resource).toBe("contract")
   })
 
   it("lists the subscribable events for GET /api/v1/webhook-events, each decodable as an EventCatalogEntry", () => {

@@ -6,7 +6,7 @@
  * Adding a resource's events is one line in `subscribableEvents` below:
  * `...resourceEvents("time_entry", TimeEntry)`.
  */
-import { Client, Contact, EventDay, Invoice, Payment, PayoutEventObject, Project, Sale, TimelineItem, Uuid, Webhook } from "@bizops/domain"
+import { Client, ClientDocument, Contact, Contract, ContractPreviousDates, EventDay, Invoice, Milestone, Payment, PayoutEventObject, Project, Sale, TimelineItem, Uuid, Webhook } from "@bizops/domain"
 import { Array as Arr, JsonSchema, Result, Schema, SchemaTransformation, Struct } from "effect"
 
 /** No services to decode or encode with. */
@@ -77,9 +77,6 @@ export const permissiveObject = (identifier: string, description: string) =>
 
 const notYetDescribed = (what: string, path: string) =>
   `${what} as the API returns it${path === "" ? "" : ` (${path})`}. Its schema is not part of the catalog yet, so it is described here as an object with an id; the issue that adds the resource replaces this with the full schema.`
-
-/** Placeholders for resources whose schemas do not exist yet. Replace each when its resource lands. */
-export const ContractObject = permissiveObject("ContractEventObject", notYetDescribed("The contract", "GET /api/v1/contracts/{id}"))
 
 /**
  * `data.previousAttributes` of an `_updated` event: the old values of the fields that changed. Every field of
@@ -208,10 +205,12 @@ const subscribableEvents = [
   namedEvent("receipt_viewed", "A client opened a receipt. data.object is the receipt view.", {
     object: permissiveObject("ReceiptViewEventObject", namedOnly("The receipt view"))
   }),
-  namedEvent("contract_amended", "A contract was amended. data.object is the contract after the amendment.", {
-    resource: "contract",
-    object: ContractObject
-  }),
+  ...resourceEvents("contract", Contract),
+  namedEvent(
+    "contract_amended",
+    "A contract's effectiveDate or expirationDate changed after it was sent. data.object is the contract after the amendment; data.previousDates its dates before.",
+    { resource: "contract", object: Contract, data: { previousDates: ContractPreviousDates } }
+  ),
   createdEvent("sale", Sale),
   updatedEvent("sale", Sale),
   namedEvent("sale_refunded", "A sale was refunded in full. data.object is the sale after the refund.", { resource: "sale", object: Sale }),
@@ -232,7 +231,11 @@ const subscribableEvents = [
   namedEvent("payout_failed", "A payout failed (imported as failed, or its status became failed). data.object is the payout, with failureCode and failureMessage.", {
     resource: "payout",
     object: PayoutEventObject
-  })
+  }),
+  ...resourceEvents("milestone", Milestone),
+  // Client documents arrive through the operator import, which creates and changes them (never deletes).
+  createdEvent("client_document", ClientDocument),
+  updatedEvent("client_document", ClientDocument)
 ] as const
 
 /** The test delivery (`POST /api/v1/webhooks/{id}/test`). Not subscribable: it goes to the one subscription tested. */

@@ -1,4 +1,4 @@
-import { Client, Payout } from "@bizops/domain"
+import { Client, ContractPreviousDates, Payout } from "@bizops/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as Arbitrary from "effect/Arbitrary"
@@ -26,7 +26,8 @@ const inputOf = (value: unknown): EventInput => {
     organizationId: String(event.organizationId),
     object: asRecord(data.object),
     ...("previousAttributes" in data ? { previousAttributes: asRecord(data.previousAttributes) } : {}),
-    ...("refund" in data ? { refund: Schema.decodeUnknownSync(Schema.toType(Refund))(data.refund) } : {})
+    ...("refund" in data ? { refund: Schema.decodeUnknownSync(Schema.toType(Refund))(data.refund) } : {}),
+    ...("previousDates" in data ? { previousDates: Schema.decodeUnknownSync(Schema.toType(ContractPreviousDates))(data.previousDates) } : {})
   }
 }
 
@@ -93,6 +94,14 @@ describe("encodeEvent: the exact text", () => {
     })
   })
 
+  it("contract_amended, with the contract and its dates before", () => {
+    const contract = { id: "6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d9e", effectiveDate: "2027-07-01", expirationDate: null }
+    const previousDates = { effectiveDate: "2027-06-01", expirationDate: "2027-12-31" }
+    const body = encodeEvent({ ...envelope, type: "contract_amended", object: contract, previousDates })
+    expect(JSON.parse(body).data).toEqual({ object: contract, previousDates })
+    expect(body).toContain(",\"previousDates\":{\"effectiveDate\":\"2027-06-01\",\"expirationDate\":\"2027-12-31\"}}}")
+  })
+
   it("refuses inputs that would break the contract (the caller's bug)", () => {
     expect(() => encodeEvent({ ...envelope, type: "client_archived", object: client })).toThrow(/unknown event type/)
     expect(() => encodeEvent({ ...envelope, type: "client_updated", object: client })).toThrow(/needs previousAttributes/)
@@ -101,6 +110,10 @@ describe("encodeEvent: the exact text", () => {
     expect(() =>
       encodeEvent({ ...envelope, type: "sale_refunded", object: { id: "x" }, refund: { paymentId: "p", amount: 1, method: "cash", reason: null } })
     ).toThrow(/invoice_refunded only/)
+    expect(() => encodeEvent({ ...envelope, type: "contract_amended", object: { id: "x" } })).toThrow(/needs previousDates/)
+    expect(() =>
+      encodeEvent({ ...envelope, type: "contract_updated", object: { id: "x" }, previousAttributes: {}, previousDates: { effectiveDate: null, expirationDate: null } })
+    ).toThrow(/contract_amended only/)
   })
 })
 

@@ -2,6 +2,7 @@
  * The body of a delivery: the exact JSON text that is signed and sent, and the `previousAttributes`
  * of an `_updated` event.
  */
+import type { ContractPreviousDates } from "@bizops/domain"
 import { findEvent, type Refund } from "./Catalog.js"
 
 /** What the server records for an event; `encodeEvent` turns it into the body. */
@@ -18,6 +19,8 @@ export interface EventInput {
   readonly previousAttributes?: object | undefined
   /** `invoice_refunded` only, and required there. */
   readonly refund?: Refund | undefined
+  /** `contract_amended` only, and required there: the contract's dates before the amendment. */
+  readonly previousDates?: ContractPreviousDates | undefined
 }
 
 /** Keys that an event's object leaves out when their value is null, by resource (contract: a payout without `paymentCount`). */
@@ -46,10 +49,11 @@ export const eventObject = (resource: string | undefined, object: object): objec
 
 /**
  * The body of a delivery, exactly as sent and signed:
- * `{"id","type","createdAt","organizationId","data":{"object",["previousAttributes"],["refund"]}}`.
+ * `{"id","type","createdAt","organizationId","data":{"object",["previousAttributes"],["refund"],["previousDates"]}}`.
  *
  * Throws (a defect: the caller's bug) for a type that is not in the catalog, for `previousAttributes` missing
- * on an `_updated` event or given on another, and for `refund` missing on `invoice_refunded` or given on another.
+ * on an `_updated` event or given on another, for `refund` missing on `invoice_refunded` or given on another, and
+ * for `previousDates` missing on `contract_amended` or given on another.
  */
 export const encodeEvent = (event: EventInput): string => {
   const definition = findEvent(event.type)
@@ -66,6 +70,12 @@ export const encodeEvent = (event: EventInput): string => {
   if (isRefund !== (event.refund !== undefined)) {
     throw new Error(isRefund ? "encodeEvent: invoice_refunded needs refund" : `encodeEvent: refund belongs to invoice_refunded only, not ${event.type}`)
   }
+  const isAmended = event.type === "contract_amended"
+  if (isAmended !== (event.previousDates !== undefined)) {
+    throw new Error(
+      isAmended ? "encodeEvent: contract_amended needs previousDates" : `encodeEvent: previousDates belongs to contract_amended only, not ${event.type}`
+    )
+  }
   const data = {
     object: eventObject(definition.resource, event.object),
     // The old values follow the object's rule too: a payout's previous paymentCount is left out when it was null.
@@ -79,7 +89,10 @@ export const encodeEvent = (event: EventInput): string => {
           method: event.refund.method,
           reason: event.refund.reason
         }
-      })
+      }),
+    ...(event.previousDates === undefined
+      ? {}
+      : { previousDates: { effectiveDate: event.previousDates.effectiveDate, expirationDate: event.previousDates.expirationDate } })
   }
   return JSON.stringify({
     id: event.id,

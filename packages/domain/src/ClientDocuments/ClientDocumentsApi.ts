@@ -12,7 +12,7 @@ const clientDocuments = readEndpoints("client-documents", { id: ClientDocumentId
  * There is no write scope, so no write endpoint.
  */
 export class ClientDocumentsApi extends resourceGroup(
-  "client-documents",
+  "clientDocuments",
   {
     title: "Client documents",
     description: "Smart-files (proposals, quotes, questionnaires) sent to clients, read-only. Templates are not part of the API. When a document becomes sent, a document version (documentType smart-file) records what the client was shown."

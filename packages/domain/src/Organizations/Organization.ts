@@ -6,7 +6,6 @@
  */
 import { Schema } from "effect"
 import { Email, Percent } from "../Common/Values.js"
-import { DEFAULT_CURRENCY } from "../Invoices/Invoice.js"
 import { CurrencyCode } from "../Payments/Payment.js"
 
 export class OrganizationSettings extends Schema.Class<OrganizationSettings>("OrganizationSettings")({
@@ -23,6 +22,3 @@ export const OrganizationSettingsUpdate = Schema.Struct({
   ownerEmail: Schema.optionalKey(Schema.NullOr(Email))
 })
 export type OrganizationSettingsUpdate = typeof OrganizationSettingsUpdate.Type
-
-/** The settings of an organization that never set any. */
-export const DEFAULT_SETTINGS = { currency: DEFAULT_CURRENCY, defaultTaxRate: 0, ownerEmail: null } as const

@@ -84,33 +84,49 @@ const makePaymentsRepo = Effect.gen(function*() {
       ([row]): RefundedPayment | undefined => row
     )
 
-  /** Inserts a succeeded payment (its net amount is its amount) and returns it. */
-  const insert = (owner: Owner, row: NewPaymentRow) =>
-    Effect.map(
+  /**
+   * Inserts succeeded payments (a net amount is its amount), in one statement, and returns them in the
+   * order given (an import inserts a file's payments at once).
+   */
+  const insertMany = (owner: Owner, rows: ReadonlyArray<NewPaymentRow>) => {
+    const ids = rows.map(() => randomUUID())
+    return rows.length === 0 ? Effect.succeed([]) : Effect.map(
       fast.rows<PaymentRow>(
         `INSERT INTO payments (id, organization_id, client_id, invoice_id, sale_id, amount_minor, currency, received_date, method,
            status, kind, reference, notes, net_amount_minor, refund_of_id, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $14, $5, $6, $7, $8, 'succeeded', $9, $10, $11, $5, $12, $13, $13)
+         SELECT r.id, $1, r.client_id, r.invoice_id, r.sale_id, r.amount, r.currency, r.received_date, r.method,
+           'succeeded', r.kind, r.reference, r.notes, r.amount, r.refund_of_id, r.at, r.at
+         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, client_id uuid, invoice_id uuid, sale_id uuid, amount bigint,
+           currency text, received_date date, method text, kind text, reference text, notes text, refund_of_id uuid, at timestamptz, n bigint)
+         ORDER BY r.n
          RETURNING *`,
-        [
-          randomUUID(),
-          owner.organizationId,
-          row.clientId,
-          row.invoiceId,
-          row.amountMinor,
-          row.currency,
-          row.receivedDate,
-          row.method,
-          row.kind,
-          row.reference,
-          row.notes,
-          row.refundOfId,
-          row.at,
-          row.saleId ?? null
-        ]
+        [owner.organizationId, JSON.stringify(rows.map((row, i) => ({
+          n: i,
+          id: ids[i],
+          client_id: row.clientId,
+          invoice_id: row.invoiceId,
+          sale_id: row.saleId ?? null,
+          amount: row.amountMinor,
+          currency: row.currency,
+          received_date: row.receivedDate,
+          method: row.method,
+          kind: row.kind,
+          reference: row.reference,
+          notes: row.notes,
+          refund_of_id: row.refundOfId,
+          at: row.at.toISOString()
+        })))]
       ),
-      ([inserted]) => toPayment(inserted)
+      (inserted) => {
+        const byId = new Map<string, Payment>(inserted.map((row) => [row.id, toPayment(row)]))
+        return ids.flatMap((id) => byId.get(id) ?? [])
+      }
     )
+  }
+
+  /** Inserts a succeeded payment (its net amount is its amount) and returns it. */
+  const insert = (owner: Owner, row: NewPaymentRow) =>
+    Effect.flatMap(insertMany(owner, [row]), ([payment]) => payment === undefined ? Effect.die(new Error("the payment was not inserted")) : Effect.succeed(payment))
 
   /** The payment's row, locked (FOR UPDATE) until the transaction ends. */
   const lock = (principal: Principal, id: string) => findRow<PaymentRow>(fast, "payments", principal.organizationId, id, true)
@@ -122,7 +138,7 @@ const makePaymentsRepo = Effect.gen(function*() {
       ([row]) => toPayment(row)
     )
 
-  return { list, get, clientExists, refundedPayment, insert, lock, updateColumns } as const
+  return { list, get, clientExists, refundedPayment, insert, insertMany, lock, updateColumns } as const
 })
 
 /**

@@ -28,6 +28,14 @@ import { type SaleRow, toSale } from "./SalesRepo.js"
 /** Why a books line was written: the sale itself, a refund of part of it, or its void. */
 export type BooksCause = "sale" | "refund" | "void"
 
+/** Books lines of one sale, for one cause: the payment that caused them (none for a void). */
+export interface BooksLines {
+  readonly sale: { readonly id: string; readonly currency: string }
+  readonly paymentId: string | null
+  readonly cause: BooksCause
+  readonly entries: ReadonlyArray<BookEntry>
+}
+
 /** The payment a sale carries (its refunds name it), as the refund needs it. */
 interface SalePayment {
   readonly id: string
@@ -41,21 +49,18 @@ const makeSales = Effect.gen(function*() {
   const payments = yield* PaymentsRepo
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-  /** Writes books lines of a sale (one statement), in the caller's transaction. */
-  const writeBooks = (
-    owner: Owner,
-    sale: { readonly id: string; readonly currency: string },
-    paymentId: string | null,
-    cause: BooksCause,
-    entries: ReadonlyArray<BookEntry>,
-    at: Date
-  ) =>
-    entries.length === 0 ? Effect.void : fast.rows(
-      `INSERT INTO books_entries (id, organization_id, sale_id, payment_id, cause, account, side, amount_minor, currency, created_at)
-       SELECT gen_random_uuid(), $1, $2, $3, $4, e.account, e.side, e.amount, $5, $6
-       FROM jsonb_to_recordset($7::jsonb) AS e(account text, side text, amount bigint)`,
-      [owner.organizationId, sale.id, paymentId, cause, sale.currency, at, JSON.stringify(entries)]
+  /** Writes books lines of sales (one statement for them all), in the caller's transaction. */
+  const writeBooks = (owner: Owner, lines: ReadonlyArray<BooksLines>, at: Date) => {
+    const rows = lines.flatMap(({ sale, paymentId, cause, entries }) =>
+      entries.map((entry) => ({ sale_id: sale.id, payment_id: paymentId, cause, currency: sale.currency, ...entry }))
     )
+    return rows.length === 0 ? Effect.void : Effect.asVoid(fast.rows(
+      `INSERT INTO books_entries (id, organization_id, sale_id, payment_id, cause, account, side, amount_minor, currency, created_at)
+       SELECT gen_random_uuid(), $1, e.sale_id, e.payment_id, e.cause, e.account, e.side, e.amount, e.currency, $2
+       FROM jsonb_to_recordset($3::jsonb) AS e(sale_id uuid, payment_id uuid, cause text, account text, side text, amount bigint, currency text)`,
+      [owner.organizationId, at, JSON.stringify(rows)]
+    ))
+  }
 
   /** The sale's row, locked until the transaction ends, or 404. */
   const lockSale = (owner: Owner, id: string) =>
@@ -119,7 +124,7 @@ const makeSales = Effect.gen(function*() {
         refundOfId: original.id,
         at
       })
-      yield* writeBooks(owner, { id, currency: row.currency }, payment.id, "refund", decided.entries, at)
+      yield* writeBooks(owner, [{ sale: { id, currency: row.currency }, paymentId: payment.id, cause: "refund", entries: decided.entries }], at)
       const sale = yield* saveSale(owner, id, "amount_refunded_minor = $3, status = $4, updated_at = $5", [decided.amountRefunded, decided.status, at])
       yield* outbox.created(owner, "payment", payment)
       yield* outbox.record(owner, decided.status === "refunded" ? "sale_refunded" : "sale_partially_refunded", sale)
@@ -133,7 +138,7 @@ const makeSales = Effect.gen(function*() {
       const facts = yield* factsOf(row)
       const at = yield* now
       const decided = yield* orRefuse(voidSale(facts, reason, at))
-      yield* writeBooks(owner, { id, currency: row.currency }, null, "void", decided.entries, at)
+      yield* writeBooks(owner, [{ sale: { id, currency: row.currency }, paymentId: null, cause: "void", entries: decided.entries }], at)
       const sale: Sale = yield* saveSale(owner, id, "status = $3, voided_at = $4, void_reason = $5, updated_at = $4", [decided.status, decided.voidedAt, decided.voidReason])
       yield* outbox.record(owner, "sale_voided", sale)
       return { sale }

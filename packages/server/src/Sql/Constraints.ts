@@ -24,7 +24,16 @@ const LINKS: Record<string, { readonly field: string; readonly what: string }> =
   books_entries_sale_fk: { field: "saleId", what: "sale" },
   books_entries_payment_fk: { field: "paymentId", what: "payment" },
   event_days_project_fk: { field: "projectId", what: "project" },
-  timeline_items_event_day_fk: { field: "eventDayId", what: "event day" }
+  timeline_items_event_day_fk: { field: "eventDayId", what: "event day" },
+  contracts_client_fk: { field: "clientId", what: "client" },
+  contracts_billing_contact_fk: { field: "billingContactId", what: "contact" },
+  contracts_project_fk: { field: "projectId", what: "project" },
+  client_documents_contact_fk: { field: "contactId", what: "contact" },
+  client_documents_client_fk: { field: "clientId", what: "client" },
+  client_documents_project_fk: { field: "projectId", what: "project" },
+  client_documents_engagement_project_fk: { field: "engagementProjectId", what: "project" },
+  milestones_project_fk: { field: "parentId", what: "project" },
+  milestones_client_document_fk: { field: "parentId", what: "client document" }
 }
 
 const UNIQUES: Record<string, string> = {
@@ -33,6 +42,7 @@ const UNIQUES: Record<string, string> = {
   invoices_one_replacement: "The invoice was already reissued",
   sales_number_unique: "Another sale of this organization has this sale number",
   sales_external_id_unique: "Another sale of this organization has this externalId",
+  client_documents_external_id_unique: "Another client document of this organization has this externalId",
   payouts_processor_id_unique: "Another payout of this organization has this processorPayoutId"
 }
 

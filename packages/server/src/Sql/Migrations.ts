@@ -9,6 +9,8 @@ import oauth from "./migrations/0006_oauth.js"
 import webhookFairness from "./migrations/0007_webhook_fairness.js"
 import salesPayouts from "./migrations/0008_sales_payouts.js"
 import organizationSettings from "./migrations/0009_organization_settings.js"
+import contracts from "./migrations/0010_contracts.js"
+import clientDocumentsMilestones from "./migrations/0011_client_documents_milestones.js"
 
 /** Forward-only migrations, numbered. Add a file under migrations/ and a line here. */
 export const migrations = Migrator.fromRecord({
@@ -20,7 +22,9 @@ export const migrations = Migrator.fromRecord({
   "0006_oauth": oauth,
   "0007_webhook_fairness": webhookFairness,
   "0008_sales_payouts": salesPayouts,
-  "0009_organization_settings": organizationSettings
+  "0009_organization_settings": organizationSettings,
+  "0010_contracts": contracts,
+  "0011_client_documents_milestones": clientDocumentsMilestones
 })
 
 /** Any constant: the key of the advisory lock that serializes migrations across instances. */
