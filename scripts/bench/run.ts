@@ -11,6 +11,9 @@
  *   BENCH_SCENARIOS       comma-separated subset of get,list,create (default all)
  *   BASELINE_POOL_SIZE    the baseline's pg pool size (default 10)
  *
+ *   `npm run bench -- webhooks`  webhook delivery instead (see README.md)
+ *   `npm run bench -- imports`   the operator imports of 5,000 sales and 5,000 payouts (BENCH_IMPORT_SALES)
+ *
  * Each scenario's figure is the BEST round (highest req/s) of each server, with that round's latency.
  * Exit code: 0 when every measured run got only the expected status; 1 when a run was invalid or the
  * bench failed; 130 on Ctrl-C. The database is dropped in every case.

@@ -1,12 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { canonicalJson } from "@bizops/domain"
-import { del, expectError, get, makeTestServer, NIL, patch, post, receiver, request, runScript, TestServer, TIMESTAMP } from "@bizops/testkit"
+import { del, expectError, get, makeTestServer, NIL, patch, post, receiver, request, TestServer, TIMESTAMP } from "@bizops/testkit"
 import { fetched, newClient, newContact, newProject, realSleep, subscribe, verified } from "@bizops/testkit"
-import { Effect, Schema } from "effect"
+import { admin, importFromFile, importFromStdin, imported as ok, invalidImport as invalid, refused, succeeded } from "@bizops/testkit"
+import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { mkdtemp, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 
 /**
  * Client documents (smart-files, issue 16): imported through the real command line
@@ -14,48 +12,6 @@ import { join } from "node:path"
  * events (verified with `standardwebhooks`), and what the API refuses.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string }
-
-const admin = (...args: Array<string>) =>
-  Effect.flatMap(TestServer, (server) => runScript("scripts/admin.ts", args, { DATABASE_URL: server.databaseUrl }))
-
-/** Imports records from standard input (`--file -`). */
-const importJson = (organizationId: string, records: unknown) =>
-  Effect.flatMap(TestServer, (server) =>
-    runScript("scripts/admin.ts", ["import", "client-documents", "--org", organizationId, "--file", "-"], { DATABASE_URL: server.databaseUrl }, {
-      input: typeof records === "string" ? records : JSON.stringify(records)
-    }))
-
-/** Imports records from a file of their own. */
-const importFile = (organizationId: string, records: unknown) =>
-  Effect.gen(function*() {
-    const dir = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "bizops-client-documents-")))
-    const file = join(dir, "documents.json")
-    yield* Effect.promise(() => writeFile(file, JSON.stringify(records)))
-    return yield* admin("import", "client-documents", "--org", organizationId, "--file", file)
-  })
-
-const ok = (run: Run) => {
-  expect(run.stderr.includes("\"error\"") ? run.stderr : "").toBe("")
-  expect(run.code).toBe(0)
-  return JSON.parse(run.stdout) as { created: number; updated: number; unchanged: number; ids: Array<string> }
-}
-
-/** What the CLI prints for a refused import. */
-const InvalidImport = Schema.Struct({
-  code: Schema.Literal("invalid_import"),
-  message: Schema.String,
-  issues: Schema.Array(Schema.Struct({ index: Schema.Number, path: Schema.Array(Schema.Union([Schema.String, Schema.Number])), message: Schema.String }))
-})
-
-const refused = (run: Run) => {
-  expect(run.stdout).toBe("")
-  expect(run.code).toBe(1)
-  return JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "null").error
-}
-
-const invalid = (run: Run) => Schema.decodeUnknownSync(InvalidImport)(refused(run))
 
 const document = (key: string, id: string) => fetched(`/api/v1/client-documents/${id}`, key)
 
@@ -108,7 +64,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
         { externalId: "sf-minimal", status: "draft" },
         { externalId: "sf-template", title: "Proposal template", status: "sent", isTemplate: true }
       ]
-      const first = ok(yield* importFile(org.organizationId, records))
+      const first = ok(yield* importFromFile("client-documents", org.organizationId, records))
       expect(first).toEqual({ created: 3, updated: 0, unchanged: 0, ids: [expect.stringMatching(UUID), expect.stringMatching(UUID), expect.stringMatching(UUID)] })
       const [fullId, minimalId, templateId] = first.ids
 
@@ -160,7 +116,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       // Nor has it a version, though its status is sent.
       expect(yield* versionsOf(org.apiKey, templateId)).toEqual([])
 
-      const again = ok(yield* importJson(org.organizationId, records))
+      const again = ok(yield* importFromStdin("client-documents", org.organizationId, records))
       expect(again).toEqual({ created: 0, updated: 0, unchanged: 3, ids: first.ids })
       expect(yield* document(org.apiKey, fullId)).toEqual(full)
       expect((yield* get("/api/v1/client-documents", { key: org.apiKey })).body).toEqual(list.body)
@@ -170,14 +126,14 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
       const client = yield* newClient(org.apiKey)
-      const [a, t] = ok(yield* importJson(org.organizationId, [
+      const [a, t] = ok(yield* importFromStdin("client-documents", org.organizationId, [
         { externalId: "a", title: "Quote", status: "draft", clientId: client.id, clientUrl: "http://x.example/a" },
         { externalId: "t", title: "Template", status: "draft", isTemplate: true }
       ])).ids
       const before = yield* document(org.apiKey, a)
       yield* realSleep(5)
 
-      const changed = ok(yield* importJson(org.organizationId, [
+      const changed = ok(yield* importFromStdin("client-documents", org.organizationId, [
         { externalId: "a", title: "Quote v2", status: "viewed", archivedAt: "2027-05-01T00:00:00.000Z" },
         { externalId: "t", title: "Template", status: "draft", isTemplate: false }
       ]))
@@ -197,7 +153,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       expect((yield* document(org.apiKey, t)).isTemplate).toBe(false)
       expect((yield* listIds(org.apiKey)).sort()).toEqual([a, t].sort())
 
-      ok(yield* importJson(org.organizationId, [{ externalId: "a", title: "Quote v2", status: "viewed", isTemplate: true }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ externalId: "a", title: "Quote v2", status: "viewed", isTemplate: true }]))
       expectError(yield* get(`/api/v1/client-documents/${a}`, { key: org.apiKey }), 404, "not_found")
       expect(yield* listIds(org.apiKey)).toEqual([t])
     }), { timeout: 120_000 })
@@ -208,7 +164,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       const c1 = yield* newClient(org.apiKey)
       const c2 = yield* newClient(org.apiKey)
       const p1 = yield* newProject(org.apiKey, c1.id)
-      const { ids } = ok(yield* importJson(org.organizationId, [
+      const { ids } = ok(yield* importFromStdin("client-documents", org.organizationId, [
         { externalId: "1", status: "draft", clientId: c1.id, projectId: p1.id },
         { externalId: "2", status: "sent", clientId: c1.id },
         { externalId: "3", status: "sent", clientId: c2.id, projectId: p1.id },
@@ -237,7 +193,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
   it.effect("a document that becomes sent issues a smart-file version in the organization's currency; only a new entry into sent with new content issues again", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      ok(yield* admin("org", "update", "--id", org.organizationId, "--currency", "EUR"))
+      succeeded(yield* admin("org", "update", "--id", org.organizationId, "--currency", "EUR"))
       const client = yield* newClient(org.apiKey)
       const engagement = yield* newProject(org.apiKey, client.id)
       const sent = {
@@ -251,7 +207,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
         expiresAt: "2027-03-01T00:00:00.000Z"
       }
       const before = Date.now()
-      const [id, draftId, templateId] = ok(yield* importJson(org.organizationId, [
+      const [id, draftId, templateId] = ok(yield* importFromStdin("client-documents", org.organizationId, [
         sent,
         { externalId: "sf-draft", title: "Draft", status: "draft" },
         { externalId: "sf-template", title: "Template", status: "sent", isTemplate: true }
@@ -289,18 +245,18 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       expect(yield* versionsOf(org.apiKey, templateId)).toEqual([])
 
       // sent → sent (even with what the client sees changed) and sent → viewed issue nothing: only entering sent does.
-      ok(yield* importJson(org.organizationId, [{ ...sent, title: "Proposal (typo fixed)" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ ...sent, title: "Proposal (typo fixed)" }]))
       expect(yield* versionsOf(org.apiKey, id)).toEqual([v1])
-      ok(yield* importJson(org.organizationId, [{ ...sent, archivedAt: "2027-02-02T00:00:00.000Z" }]))
-      ok(yield* importJson(org.organizationId, [{ ...sent, status: "viewed" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ ...sent, archivedAt: "2027-02-02T00:00:00.000Z" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ ...sent, status: "viewed" }]))
       expect(yield* versionsOf(org.apiKey, id)).toEqual([v1])
       // Back to sent with what the client sees unchanged: the issued version stands.
-      ok(yield* importJson(org.organizationId, [sent]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [sent]))
       expect(yield* versionsOf(org.apiKey, id)).toEqual([v1])
       // A change while viewed, then sent again: version 2 supersedes version 1.
-      ok(yield* importJson(org.organizationId, [{ ...sent, status: "viewed", title: "Proposal, revised" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ ...sent, status: "viewed", title: "Proposal, revised" }]))
       expect(yield* versionsOf(org.apiKey, id)).toEqual([v1])
-      ok(yield* importJson(org.organizationId, [{ ...sent, title: "Proposal, revised" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ ...sent, title: "Proposal, revised" }]))
       const revised = yield* document(org.apiKey, id)
       const [v2, old] = yield* versionsOf(org.apiKey, id)
       expect(v2).toMatchObject({ versionNumber: 2, versionStatus: "issued", contentHash: hashOf(revised), currency: "EUR" })
@@ -309,7 +265,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       expectError(yield* get(`/api/v1/document-versions/${v1.id}`, { key: org.apiKey }), 404, "not_found")
 
       // A draft that becomes sent issues; a template turned into a sent document issues.
-      ok(yield* importJson(org.organizationId, [
+      ok(yield* importFromStdin("client-documents", org.organizationId, [
         { externalId: "sf-draft", title: "Draft", status: "sent" },
         { externalId: "sf-template", title: "Template", status: "sent", isTemplate: false }
       ]))
@@ -332,7 +288,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
   it.effect("read-only: POST, PATCH and DELETE are 405 with Allow GET, and change nothing", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const [id] = ok(yield* importJson(org.organizationId, [{ externalId: "ro", title: "Read only", status: "draft" }])).ids
+      const [id] = ok(yield* importFromStdin("client-documents", org.organizationId, [{ externalId: "ro", title: "Read only", status: "draft" }])).ids
       const doc = yield* document(org.apiKey, id)
       for (
         const res of [
@@ -362,7 +318,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       const theirProject = yield* newProject(theirs.apiKey, theirClient.id)
       const good = { externalId: "good", title: "Fine", status: "sent", clientId: client.id }
 
-      const schemaIssues = invalid(yield* importJson(org.organizationId, [
+      const schemaIssues = invalid(yield* importFromStdin("client-documents", org.organizationId, [
         good,
         { externalId: "bad-status", status: "archived" },
         { externalId: "bad-url", status: "draft", clientUrl: "javascript:alert(1)" },
@@ -385,7 +341,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       ])
       expect(schemaIssues.message).toContain("record 1")
 
-      const links = invalid(yield* importJson(org.organizationId, [
+      const links = invalid(yield* importFromStdin("client-documents", org.organizationId, [
         good,
         { externalId: "l1", status: "draft", clientId: theirClient.id },
         { externalId: "l2", status: "draft", contactId: theirContact.id, projectId: theirProject.id },
@@ -394,16 +350,16 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       expect(links.issues.map((issue) => [issue.index, issue.path])).toEqual([[2, ["contactId"]], [1, ["clientId"]], [2, ["projectId"]], [3, ["engagementProjectId"]]])
       for (const issue of links.issues) expect(issue.message).toContain("linked_record_not_found")
 
-      const notArray = invalid(yield* importJson(org.organizationId, good))
+      const notArray = invalid(yield* importFromStdin("client-documents", org.organizationId, good))
       expect(notArray.issues).toEqual([{ index: -1, path: [], message: "the file must be a JSON array of records" }])
-      expect(invalid(yield* importJson(org.organizationId, "[{")).issues[0].index).toBe(-1)
-      expect(refused(yield* importJson(NIL, [good])).code).toBe("not_found")
+      expect(invalid(yield* importFromStdin("client-documents", org.organizationId, "[{")).issues[0].index).toBe(-1)
+      expect(refused(yield* importFromStdin("client-documents", NIL, [good])).code).toBe("not_found")
 
       // Nothing was imported, not even the good record; and nothing in the other organization.
       expect(yield* listIds(org.apiKey)).toEqual([])
       expect(yield* listIds(theirs.apiKey)).toEqual([])
       expect((yield* get("/api/v1/document-versions", { key: org.apiKey })).body.pagination.total).toBe(0)
-      expect(ok(yield* importJson(org.organizationId, [good])).created).toBe(1)
+      expect(ok(yield* importFromStdin("client-documents", org.organizationId, [good])).created).toBe(1)
     }), { timeout: 120_000 })
 
   it.effect("a client, contact or project that a document names cannot be deleted (409 record_has_dependents)", () =>
@@ -413,12 +369,12 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       const contact = yield* newContact(org.apiKey, client.id)
       const project = yield* newProject(org.apiKey, client.id)
       const other = yield* newProject(org.apiKey, client.id)
-      ok(yield* importJson(org.organizationId, [{ externalId: "d", status: "draft", contactId: contact.id, projectId: project.id, engagementProjectId: other.id }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ externalId: "d", status: "draft", contactId: contact.id, projectId: project.id, engagementProjectId: other.id }]))
       expectError(yield* del(`/api/v1/projects/${project.id}`, { key: org.apiKey }), 409, "conflict", "record_has_dependents")
       expectError(yield* del(`/api/v1/projects/${other.id}`, { key: org.apiKey }), 409, "conflict", "record_has_dependents")
       expectError(yield* del(`/api/v1/contacts/${contact.id}`, { key: org.apiKey }), 409, "conflict", "record_has_dependents")
       // The document let go of them: they can go.
-      ok(yield* importJson(org.organizationId, [{ externalId: "d", status: "draft" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ externalId: "d", status: "draft" }]))
       expect((yield* del(`/api/v1/projects/${other.id}`, { key: org.apiKey })).status).toBe(204)
       expect((yield* del(`/api/v1/contacts/${contact.id}`, { key: org.apiKey })).status).toBe(204)
     }))
@@ -428,18 +384,18 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       const org = yield* (yield* TestServer).organization()
       const hook = yield* receiver
       yield* subscribe(org.apiKey, hook.url, ["client_document_created", "client_document_updated"])
-      const [id] = ok(yield* importJson(org.organizationId, [
+      const [id] = ok(yield* importFromStdin("client-documents", org.organizationId, [
         { externalId: "e1", title: "Proposal", status: "draft" },
         { externalId: "e-template", title: "Template", status: "draft", isTemplate: true }
       ])).ids
       const created = yield* document(org.apiKey, id)
-      ok(yield* importJson(org.organizationId, [
+      ok(yield* importFromStdin("client-documents", org.organizationId, [
         { externalId: "e1", title: "Proposal", status: "sent" },
         { externalId: "e-template", title: "Template v2", status: "draft", isTemplate: true }
       ]))
       const updated = yield* document(org.apiKey, id)
       // Unchanged: no event.
-      ok(yield* importJson(org.organizationId, [{ externalId: "e1", title: "Proposal", status: "sent" }]))
+      ok(yield* importFromStdin("client-documents", org.organizationId, [{ externalId: "e1", title: "Proposal", status: "sent" }]))
 
       yield* hook.waitFor(2)
       yield* realSleep(1500)
@@ -456,7 +412,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       const server = yield* TestServer
       const owner = yield* server.organization()
       const client = yield* newClient(owner.apiKey)
-      const [id] = ok(yield* importJson(owner.organizationId, [{ externalId: "x", status: "sent", clientId: client.id }])).ids
+      const [id] = ok(yield* importFromStdin("client-documents", owner.organizationId, [{ externalId: "x", status: "sent", clientId: client.id }])).ids
 
       for (
         const res of [
@@ -479,7 +435,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("client docum
       expect(yield* listIds(reader.apiKey, `?clientId=${client.id}`)).toEqual([])
       expectError(yield* get("/api/v1/client-documents/not-a-uuid", { key: reader.apiKey }), 404, "not_found")
       // The same externalId in another organization is a record of its own.
-      const [theirs] = ok(yield* importJson(reader.organizationId, [{ externalId: "x", status: "draft" }])).ids
+      const [theirs] = ok(yield* importFromStdin("client-documents", reader.organizationId, [{ externalId: "x", status: "draft" }])).ids
       expect(theirs).not.toBe(id)
       expect(yield* listIds(reader.apiKey)).toEqual([theirs])
       expect((yield* document(owner.apiKey, id)).status).toBe("sent")

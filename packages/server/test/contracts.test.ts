@@ -1,7 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { canonicalJson, type Contract, contractContent, ContractStatuses, type ContractStatusValue, contractMoves } from "@bizops/domain"
-import { del, expectError, expectInvalid, get, makeTestServer, NIL, patch, post, receiver, type Response, runScript, TestServer, TIMESTAMP } from "@bizops/testkit"
-import { created, fetched, newClient, newContact, newProject, realSleep, subscribe, verified } from "@bizops/testkit"
+import { del, expectError, expectInvalid, get, makeTestServer, NIL, patch, post, receiver, type Response, TestServer, TIMESTAMP } from "@bizops/testkit"
+import { created, fetched, newClient, newContact, newProject, numberedConcurrently, realSleep, subscribe, verified } from "@bizops/testkit"
+import { admin, refused, succeeded as ok } from "@bizops/testkit"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
@@ -17,25 +18,7 @@ const REAL_CLOCK = { excludeTestServices: true } as const
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string }
-
-const admin = (...args: Array<string>) =>
-  Effect.flatMap(TestServer, (server) => runScript("scripts/admin.ts", args, { DATABASE_URL: server.databaseUrl }))
-
 const advance = (organizationId: string, id: string, to: string) => admin("contract", "advance", "--org", organizationId, "--id", id, "--to", to)
-
-const ok = (run: Run) => {
-  expect(run.stderr.includes("\"error\"") ? run.stderr : "").toBe("")
-  expect(run.code).toBe(0)
-  return JSON.parse(run.stdout)
-}
-
-/** The error object of a refused command: exit 1, nothing on stdout. */
-const refused = (run: Run) => {
-  expect(run.stdout).toBe("")
-  expect(run.code).toBe(1)
-  return JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "null").error as { code: string; message: string }
-}
 
 /** Moves a contract through the command line, each move expected to succeed; the contract after the last. */
 const walk = (organizationId: string, id: string, ...statuses: Array<string>) =>
@@ -210,24 +193,12 @@ layer(SERVER, REAL_CLOCK)("contracts: create", (it) => {
 layer(SERVER, REAL_CLOCK)("contracts: numbering", (it) => {
   it.effect("20 concurrent creations get C-0001..C-0020, without gaps or duplicates; each organization has its own series", () =>
     Effect.gen(function*() {
-      const server = yield* TestServer
-      const a = yield* server.organization()
-      const b = yield* server.organization()
-      const clientA = yield* newClient(a.apiKey)
-      const clientB = yield* newClient(b.apiKey)
-      const create = (key: string, clientId: string) => post("/api/v1/contracts", { title: "Concurrent", clientId }, { key })
-      const results = yield* Effect.all(
-        Array.from({ length: 40 }, (_, i) => i % 2 === 0 ? create(a.apiKey, clientA.id) : create(b.apiKey, clientB.id)),
-        { concurrency: "unbounded" }
-      )
-      for (const res of results) expect(res.status).toBe(201)
-      const expected = Array.from({ length: 20 }, (_, i) => `C-${String(i + 1).padStart(4, "0")}`)
-      const numbersOf = (clientId: string) => results.filter((r) => r.body.clientId === clientId).map((r) => r.body.contractNumber).sort()
-      expect(numbersOf(clientA.id)).toEqual(expected)
-      expect(numbersOf(clientB.id)).toEqual(expected)
-      const listed = (yield* get("/api/v1/contracts?pageSize=100", { key: a.apiKey })).body
-      expect(listed.pagination.total).toBe(20)
-      expect(listed.data.map((c: any) => c.contractNumber).sort()).toEqual(expected)
+      const { a, b, clientA, clientB } = yield* numberedConcurrently({
+        path: "/api/v1/contracts",
+        body: (clientId) => ({ title: "Concurrent", clientId }),
+        field: "contractNumber",
+        prefix: "C"
+      })
       expect((yield* newContract(a.apiKey, { clientId: clientA.id })).contractNumber).toBe("C-0021")
       // A deleted draft's number is not given again.
       const last = yield* newContract(b.apiKey, { clientId: clientB.id })

@@ -1,48 +1,12 @@
 import { expect, layer } from "@effect/vitest"
-import { fetched, get, post, runScript, TestServer, TestServerLive } from "@bizops/testkit"
-import { Effect, Schema } from "effect"
-import { mkdtemp, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { fetched, get, post, TestServer, TestServerLive } from "@bizops/testkit"
+import { admin, importFromFile, invalidImport as invalid, succeeded as ok } from "@bizops/testkit"
+import { Effect } from "effect"
 
 /**
  * The operator imports (issue 15), through the real command line on the test server's database, then
  * read back over HTTP as a client would.
  */
-const admin = (databaseUrl: string, ...args: Array<string>) => runScript("scripts/admin.ts", args, { DATABASE_URL: databaseUrl })
-
-const lastJson = (text: string) => JSON.parse(text.trim().split("\n").at(-1) ?? "null")
-
-/** Writes records to a file of their own and imports it. */
-const importRecords = (kind: "sales" | "payouts", organizationId: string, records: unknown) =>
-  Effect.gen(function*() {
-    const server = yield* TestServer
-    const dir = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "bizops-import-")))
-    const file = join(dir, `${kind}.json`)
-    yield* Effect.promise(() => writeFile(file, typeof records === "string" ? records : JSON.stringify(records)))
-    return yield* admin(server.databaseUrl, "import", kind, "--org", organizationId, "--file", file)
-  })
-
-const ok = (run: { code: number | null; stdout: string; stderr: string }) => {
-  expect(run.stderr.includes("\"error\"") ? run.stderr : "").toBe("")
-  expect(run.code).toBe(0)
-  return JSON.parse(run.stdout)
-}
-
-/** What the CLI prints for a refused import. */
-const InvalidImport = Schema.Struct({
-  message: Schema.String,
-  issues: Schema.Array(Schema.Struct({ index: Schema.Number, path: Schema.Array(Schema.Union([Schema.String, Schema.Number])), message: Schema.String }))
-})
-
-const invalid = (run: { code: number | null; stdout: string; stderr: string }) => {
-  expect(run.code).toBe(1)
-  expect(run.stdout).toBe("")
-  const { error } = lastJson(run.stderr)
-  expect(error.code).toBe("invalid_import")
-  return Schema.decodeUnknownSync(InvalidImport)(error)
-}
-
 const line = (description: string, quantity: number, unitPrice: number) => ({ description, quantity, unitPrice })
 
 layer(TestServerLive)("import sales", (it) => {
@@ -87,7 +51,7 @@ layer(TestServerLive)("import sales", (it) => {
           payment: { method: "cash" }
         }
       ]
-      const first = ok(yield* importRecords("sales", org.organizationId, records))
+      const first = ok(yield* importFromFile("sales", org.organizationId, records))
       expect(first).toMatchObject({ created: 8, updated: 0, unchanged: 0 })
       expect(first.ids).toHaveLength(8)
 
@@ -131,15 +95,15 @@ layer(TestServerLive)("import sales", (it) => {
       expect(posPayment).toMatchObject({ clientId: newClient, receivedDate: "2027-04-10", amount: 90 })
 
       // The same file again: nothing changes, the same ids in the same order.
-      const again = ok(yield* importRecords("sales", org.organizationId, records))
+      const again = ok(yield* importFromFile("sales", org.organizationId, records))
       expect(again).toEqual({ created: 0, updated: 0, unchanged: 8, ids: first.ids })
       expect((yield* get("/api/v1/sales?limit=100", { key: org.apiKey })).body.data).toHaveLength(8)
 
       // Notes may change; money may not.
-      const renoted = ok(yield* importRecords("sales", org.organizationId, [{ ...records[6], notes: "Picked up" }]))
+      const renoted = ok(yield* importFromFile("sales", org.organizationId, [{ ...records[6], notes: "Picked up" }]))
       expect(renoted).toEqual({ created: 0, updated: 1, unchanged: 0, ids: [first.ids[6]] })
       expect((yield* sale(6)).notes).toBe("Picked up")
-      const repriced = invalid(yield* importRecords("sales", org.organizationId, [records[0], { ...records[6], lineItems: [line("Photo book", 1, 99)] }]))
+      const repriced = invalid(yield* importFromFile("sales", org.organizationId, [records[0], { ...records[6], lineItems: [line("Photo book", 1, 99)] }]))
       expect(repriced.issues).toEqual([{ index: 1, path: [], message: expect.stringContaining("only notes may change") }])
     }))
 
@@ -147,7 +111,7 @@ layer(TestServerLive)("import sales", (it) => {
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
       const good = (n: number) => ({ externalId: `g-${n}`, channel: "pos", saleDate: "2027-04-20", lineItems: [line("A", 1, 1)], payment: { method: "cash" } })
-      const run = invalid(yield* importRecords("sales", org.organizationId, [
+      const run = invalid(yield* importFromFile("sales", org.organizationId, [
         good(0),
         good(1),
         { ...good(2), channel: "api", lineItems: [], extra: true },
@@ -160,20 +124,20 @@ layer(TestServerLive)("import sales", (it) => {
       expect((yield* get("/api/v1/sales", { key: org.apiKey })).body.data).toEqual([])
 
       // A linked record of another organization (or none) is linked_record_not_found.
-      const linked = invalid(yield* importRecords("sales", org.organizationId, [good(0), { ...good(3), clientId: "00000000-0000-4000-8000-000000000000" }]))
+      const linked = invalid(yield* importFromFile("sales", org.organizationId, [good(0), { ...good(3), clientId: "00000000-0000-4000-8000-000000000000" }]))
       expect(linked.issues).toEqual([{ index: 1, path: ["clientId"], message: expect.stringContaining("linked_record_not_found") }])
       expect((yield* get("/api/v1/sales", { key: org.apiKey })).body.data).toEqual([])
 
       // Not an array, not JSON: invalid_import too.
-      invalid(yield* importRecords("sales", org.organizationId, { externalId: "x" }))
-      invalid(yield* importRecords("sales", org.organizationId, "[{"))
+      invalid(yield* importFromFile("sales", org.organizationId, { externalId: "x" }))
+      invalid(yield* importFromFile("sales", org.organizationId, "[{"))
     }))
 
   it.effect("a file that names one externalId twice imports nothing", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
       const sale = (notes: string) => ({ externalId: "twice", channel: "pos", saleDate: "2027-04-20", lineItems: [line("A", 1, 1)], payment: { method: "cash" }, notes })
-      const run = invalid(yield* importRecords("sales", org.organizationId, [sale("a"), sale("b")]))
+      const run = invalid(yield* importFromFile("sales", org.organizationId, [sale("a"), sale("b")]))
       expect(run.issues).toEqual([{ index: 1, path: ["externalId"], message: expect.stringContaining("record 0") }])
       expect((yield* get("/api/v1/sales", { key: org.apiKey })).body.data).toEqual([])
     }))
@@ -189,14 +153,14 @@ layer(TestServerLive)("import sales", (it) => {
         lineItems: [line("A", 1 + (i % 3), 1 + (i % 7))],
         payment: { method: "cash" }
       }))
-      const first = ok(yield* importRecords("sales", org.organizationId, records))
+      const first = ok(yield* importFromFile("sales", org.organizationId, records))
       expect(first).toMatchObject({ created: 5000, updated: 0, unchanged: 0 })
       expect(new Set(first.ids).size).toBe(5000)
       for (const i of [0, 2500, 4999]) {
         const sale = (yield* get(`/api/v1/sales/${first.ids[i]}`, { key: org.apiKey })).body
         expect(sale).toMatchObject({ externalId: `bulk-${i}`, saleNumber: `S-${String(i + 1).padStart(4, "0")}` })
       }
-      const again = ok(yield* importRecords("sales", org.organizationId, records))
+      const again = ok(yield* importFromFile("sales", org.organizationId, records))
       expect(again).toEqual({ created: 0, updated: 0, unchanged: 5000, ids: first.ids })
     }))
 
@@ -204,12 +168,12 @@ layer(TestServerLive)("import sales", (it) => {
     Effect.gen(function*() {
       const server = yield* TestServer
       const org = yield* server.organization()
-      const sales = ok(yield* admin(server.databaseUrl, "import", "sales", "--org", org.organizationId, "--file", "examples/sales.json"))
+      const sales = ok(yield* admin("import", "sales", "--org", org.organizationId, "--file", "examples/sales.json"))
       expect(sales).toMatchObject({ created: 2, updated: 0, unchanged: 0 })
-      const payouts = ok(yield* admin(server.databaseUrl, "import", "payouts", "--org", org.organizationId, "--file", "examples/payouts.json"))
+      const payouts = ok(yield* admin("import", "payouts", "--org", org.organizationId, "--file", "examples/payouts.json"))
       expect(payouts).toMatchObject({ created: 2, updated: 0, unchanged: 0 })
       expect((yield* get(`/api/v1/payouts/${payouts.ids[0]}`, { key: org.apiKey })).body).toMatchObject({ amount: 1000.5, disputeTotal: 10 })
-      const documents = ok(yield* admin(server.databaseUrl, "import", "client-documents", "--org", org.organizationId, "--file", "examples/client-documents.json"))
+      const documents = ok(yield* admin("import", "client-documents", "--org", org.organizationId, "--file", "examples/client-documents.json"))
       expect(documents).toMatchObject({ created: 2, updated: 0, unchanged: 0 })
       // The template is stored but never shown.
       expect((yield* get(`/api/v1/client-documents/${documents.ids[0]}`, { key: org.apiKey })).body).toMatchObject({ status: "sent", kind: "smart-file" })
@@ -221,7 +185,7 @@ layer(TestServerLive)("import payouts", (it) => {
   it.effect("reconciled, unreconciled, without disputes and manual payouts; paymentIds get payoutId", () =>
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
-      const sales = ok(yield* importRecords("sales", org.organizationId, [
+      const sales = ok(yield* importFromFile("sales", org.organizationId, [
         { externalId: "s1", channel: "processor", saleDate: "2027-04-20", lineItems: [line("A", 1, 60)], payment: { method: "processor" } },
         { externalId: "s2", channel: "processor", saleDate: "2027-04-20", lineItems: [line("B", 1, 40)], payment: { method: "processor" } }
       ]))
@@ -257,7 +221,7 @@ layer(TestServerLive)("import payouts", (it) => {
           lastReconciledAt: "2027-04-26T08:00:00Z"
         }
       ]
-      const first = ok(yield* importRecords("payouts", org.organizationId, records))
+      const first = ok(yield* importFromFile("payouts", org.organizationId, records))
       expect(first).toMatchObject({ created: 4, updated: 0, unchanged: 0 })
       const payout = (i: number) => Effect.map(get(`/api/v1/payouts/${first.ids[i]}`, { key: org.apiKey }), (res) => res.body)
 
@@ -282,9 +246,9 @@ layer(TestServerLive)("import payouts", (it) => {
         expect((yield* get(`/api/v1/payments?saleId=${saleId}`, { key: org.apiKey })).body.data[0].payoutId).toBe(first.ids[0])
       }
 
-      const again = ok(yield* importRecords("payouts", org.organizationId, records))
+      const again = ok(yield* importFromFile("payouts", org.organizationId, records))
       expect(again).toEqual({ created: 0, updated: 0, unchanged: 4, ids: first.ids })
-      const paid = ok(yield* importRecords("payouts", org.organizationId, [{ ...records[1], status: "paid" }]))
+      const paid = ok(yield* importFromFile("payouts", org.organizationId, [{ ...records[1], status: "paid" }]))
       expect(paid).toEqual({ created: 0, updated: 1, unchanged: 0, ids: [first.ids[1]] })
       expect((yield* payout(1)).status).toBe("paid")
     }))
@@ -293,7 +257,7 @@ layer(TestServerLive)("import payouts", (it) => {
     Effect.gen(function*() {
       const org = yield* (yield* TestServer).organization()
       const base = { status: "paid", type: "bank_account", automatic: true }
-      const run = invalid(yield* importRecords("payouts", org.organizationId, [
+      const run = invalid(yield* importFromFile("payouts", org.organizationId, [
         { ...base, processorPayoutId: "ok", amount: 10 },
         // Unreconciled with a total.
         { ...base, processorPayoutId: "bad1", amount: 10, grossTotal: 10 },
@@ -312,7 +276,7 @@ layer(TestServerLive)("import payouts", (it) => {
       expect(run.issues.some((issue) => issue.index === 0)).toBe(false)
       expect((yield* get("/api/v1/payouts", { key: org.apiKey })).body.data).toEqual([])
 
-      const linked = invalid(yield* importRecords("payouts", org.organizationId, [
+      const linked = invalid(yield* importFromFile("payouts", org.organizationId, [
         { ...base, processorPayoutId: "bad4", amount: 10, paymentIds: ["00000000-0000-4000-8000-000000000000"] }
       ]))
       expect(linked.issues).toEqual([{ index: 0, path: ["paymentIds", 0], message: expect.stringContaining("linked_record_not_found") }])

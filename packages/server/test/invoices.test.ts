@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { created, del, expectError, get, newClient, newContact, newProject, NIL, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
+import { created, del, expectError, get, newClient, newContact, newProject, NIL, numberedConcurrently, patch, post, type Response, TestServer, TestServerLive, TIMESTAMP } from "@bizops/testkit"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 
@@ -511,25 +511,12 @@ layer(TestServerLive, REAL_CLOCK)("invoices: validation", (it) => {
 layer(TestServerLive, REAL_CLOCK)("invoices: numbering", (it) => {
   it.effect("20 concurrent creations get 20 distinct consecutive numbers; another organization's series is its own", () =>
     Effect.gen(function*() {
-      const server = yield* TestServer
-      const a = yield* server.organization()
-      const b = yield* server.organization()
-      const clientA = yield* newClient(a.apiKey)
-      const clientB = yield* newClient(b.apiKey)
-      const create = (key: string, clientId: string) => post("/api/v1/invoices", { clientId, lineItems: [LINE] }, { key })
-      const results = yield* Effect.all(
-        Array.from({ length: 40 }, (_, i) => i % 2 === 0 ? create(a.apiKey, clientA.id) : create(b.apiKey, clientB.id)),
-        { concurrency: "unbounded" }
-      )
-      for (const res of results) expect(res.status).toBe(201)
-      const expected = Array.from({ length: 20 }, (_, i) => `INV-${String(i + 1).padStart(4, "0")}`)
-      const numbersOf = (clientId: string) => results.filter((r) => r.body.clientId === clientId).map((r) => r.body.invoiceNumber).sort()
-      expect(numbersOf(clientA.id)).toEqual(expected)
-      expect(numbersOf(clientB.id)).toEqual(expected)
-
-      const listed = (yield* get("/api/v1/invoices?pageSize=100", { key: a.apiKey })).body
-      expect(listed.pagination.total).toBe(20)
-      expect(listed.data.map((i: any) => i.invoiceNumber).sort()).toEqual(expected)
+      const { server, a, b, clientA, clientB } = yield* numberedConcurrently({
+        path: "/api/v1/invoices",
+        body: (clientId) => ({ clientId, lineItems: [LINE] }),
+        field: "invoiceNumber",
+        prefix: "INV"
+      })
       expect((yield* newInvoice(a.apiKey, { clientId: clientA.id })).invoiceNumber).toBe("INV-0021")
       expect((yield* newInvoice(b.apiKey, { clientId: clientB.id })).invoiceNumber).toBe("INV-0021")
       const c = yield* server.organization()

@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { revenue } from "@bizops/domain"
-import { fetched, get, makeTestServer, post, realSleep, receiver, runScript, subscribe, TestServer, TIMESTAMP, verified } from "@bizops/testkit"
+import { fetched, get, makeTestServer, post, realSleep, receiver, subscribe, TestServer, TIMESTAMP, verified } from "@bizops/testkit"
+import { admin, importFromStdin, refused, succeeded as ok } from "@bizops/testkit"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -10,30 +11,6 @@ import { SqlClient } from "effect/sql"
  * verified with `standardwebhooks`, the organization's currency (`org update`), and an import read from
  * standard input. Read back over HTTP as a client would.
  */
-type Run = { readonly code: number | null; readonly stdout: string; readonly stderr: string }
-
-const admin = (...args: Array<string>) =>
-  Effect.flatMap(TestServer, (server) => runScript("scripts/admin.ts", args, { DATABASE_URL: server.databaseUrl }))
-
-const ok = (run: Run) => {
-  expect(run.stderr.includes("\"error\"") ? run.stderr : "").toBe("")
-  expect(run.code).toBe(0)
-  return JSON.parse(run.stdout)
-}
-
-/** The error object of a refused command: exit 1, nothing on stdout. */
-const refused = (run: Run) => {
-  expect(run.stdout).toBe("")
-  expect(run.code).toBe(1)
-  return JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "null").error as { code: string; message: string }
-}
-
-const importJson = (kind: "sales" | "payouts", organizationId: string, records: unknown) =>
-  Effect.flatMap(TestServer, (server) =>
-    runScript("scripts/admin.ts", ["import", kind, "--org", organizationId, "--file", "-"], { DATABASE_URL: server.databaseUrl }, {
-      input: JSON.stringify(records)
-    }))
-
 const sale = (key: string, id: string) => fetched(`/api/v1/sales/${id}`, key)
 
 /** Σ debits and Σ credits of a sale's books lines, and the net of each account (debit positive), in minor units. */
@@ -77,7 +54,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("sale refund 
       yield* subscribe(org.apiKey, hook.url, ["sale_created", "sale_partially_refunded", "sale_refunded", "payment_created"])
       const client = (yield* post("/api/v1/clients", { name: "Ada" }, { key: org.apiKey })).body
       // Read from standard input (--file -).
-      const imported = ok(yield* importJson("sales", org.organizationId, [taxedSale("r-1", { clientId: client.id })]))
+      const imported = ok(yield* importFromStdin("sales", org.organizationId, [taxedSale("r-1", { clientId: client.id })]))
       const id: string = imported.ids[0]
 
       const first = ok(yield* admin("sale", "refund", "--org", org.organizationId, "--id", id, "--amount", "30.01", "--reason", "Scratched"))
@@ -137,7 +114,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("sale refund 
       const org = yield* (yield* TestServer).organization()
       const hook = yield* receiver
       yield* subscribe(org.apiKey, hook.url, ["sale_voided"])
-      const imported = ok(yield* importJson("sales", org.organizationId, [taxedSale("v-1"), taxedSale("v-2"), taxedSale("v-3")]))
+      const imported = ok(yield* importFromStdin("sales", org.organizationId, [taxedSale("v-1"), taxedSale("v-2"), taxedSale("v-3")]))
       const [voided, refundedThenVoided, kept] = imported.ids as Array<string>
 
       expect(refused(yield* admin("sale", "void", "--org", org.organizationId, "--id", voided, "--reason", "  ")).code).toBe("invalid_request")
@@ -175,7 +152,7 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("sale refund 
       const server = yield* TestServer
       const owner = yield* server.organization()
       const other = yield* server.organization()
-      const [id] = ok(yield* importJson("sales", owner.organizationId, [taxedSale("x-1")])).ids
+      const [id] = ok(yield* importFromStdin("sales", owner.organizationId, [taxedSale("x-1")])).ids
       expect(refused(yield* admin("sale", "refund", "--org", other.organizationId, "--id", id, "--amount", "1")))
         .toEqual({ code: "not_found", message: "No such sale" })
       expect(refused(yield* admin("sale", "void", "--org", other.organizationId, "--id", id, "--reason", "No")).code).toBe("not_found")
@@ -194,9 +171,9 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("import event
       const hook = yield* receiver
       yield* subscribe(org.apiKey, hook.url, ["sale_created", "sale_updated"])
       const records = [taxedSale("e-1", { notes: "first" }), taxedSale("e-2")]
-      const first = ok(yield* importJson("sales", org.organizationId, records))
-      ok(yield* importJson("sales", org.organizationId, records))
-      const renoted = ok(yield* importJson("sales", org.organizationId, [{ ...records[0], notes: "second" }]))
+      const first = ok(yield* importFromStdin("sales", org.organizationId, records))
+      ok(yield* importFromStdin("sales", org.organizationId, records))
+      const renoted = ok(yield* importFromStdin("sales", org.organizationId, [{ ...records[0], notes: "second" }]))
       expect(renoted).toMatchObject({ updated: 1 })
 
       yield* hook.waitFor(3)
@@ -213,16 +190,16 @@ layer(makeTestServer({ config: { webhooksAllowInsecure: true } }))("import event
       const org = yield* (yield* TestServer).organization()
       const hook = yield* receiver
       yield* subscribe(org.apiKey, hook.url, ["payout_created", "payout_updated", "payout_paid", "payout_failed", "payment_updated"])
-      const sold = ok(yield* importJson("sales", org.organizationId, [taxedSale("p-1")]))
+      const sold = ok(yield* importFromStdin("sales", org.organizationId, [taxedSale("p-1")]))
       const paymentId = (yield* get(`/api/v1/payments?saleId=${sold.ids[0]}`, { key: org.apiKey })).body.data[0].id
 
       const base = { type: "bank_account", automatic: true, arrivalDate: "2027-04-25" }
       const unreconciled = { ...base, processorPayoutId: "po_1", amount: 87.1, status: "in_transit" }
       const failing = { ...base, processorPayoutId: "po_2", amount: 20, status: "pending" }
-      const created = ok(yield* importJson("payouts", org.organizationId, [unreconciled, failing]))
+      const created = ok(yield* importFromStdin("payouts", org.organizationId, [unreconciled, failing]))
       const [payoutId, failingId] = created.ids as Array<string>
       // It arrives, reconciled: 90 gross, 2.90 fees, 0 refunds, disputes not bucketed (null), one payment.
-      ok(yield* importJson("payouts", org.organizationId, [
+      ok(yield* importFromStdin("payouts", org.organizationId, [
         { ...unreconciled, status: "paid", grossTotal: 90, feeTotal: 2.9, refundTotal: 0, paymentCount: 1, lastReconciledAt: "2027-04-26T08:00:00Z", paymentIds: [paymentId] },
         { ...failing, status: "failed", failureCode: "account_closed", failureMessage: "The bank account is closed" }
       ]))
@@ -262,9 +239,9 @@ layer(makeTestServer({}))("org update", (it) => {
       // Only what is named changes; an empty email clears it.
       expect(ok(yield* admin("org", "update", "--id", org.organizationId, "--owner-email", ""))).toEqual({ ...settings, ownerEmail: null })
 
-      const [saleId] = ok(yield* importJson("sales", org.organizationId, [taxedSale("eur-1"), taxedSale("usd-1", { currency: "USD" })])).ids
+      const [saleId] = ok(yield* importFromStdin("sales", org.organizationId, [taxedSale("eur-1"), taxedSale("usd-1", { currency: "USD" })])).ids
       expect(yield* sale(org.apiKey, saleId)).toMatchObject({ currency: "EUR", total: 90 })
-      const [payoutId] = ok(yield* importJson("payouts", org.organizationId, [{ processorPayoutId: "po_eur", amount: 10, status: "paid", type: "bank_account", automatic: true }])).ids
+      const [payoutId] = ok(yield* importFromStdin("payouts", org.organizationId, [{ processorPayoutId: "po_eur", amount: 10, status: "paid", type: "bank_account", automatic: true }])).ids
       expect((yield* get(`/api/v1/payouts/${payoutId}`, { key: org.apiKey })).body.currency).toBe("EUR")
 
       const client = (yield* post("/api/v1/clients", { name: "Ada" }, { key: org.apiKey })).body
@@ -297,7 +274,7 @@ layer(makeTestServer({}))("org update", (it) => {
       expect(refused(yield* admin("org", "update", "--id", org.organizationId, "--currency", "EURO")).message).toContain("currency")
       expect(refused(yield* admin("org", "update", "--id", "00000000-0000-4000-8000-000000000000", "--currency", "EUR")))
         .toEqual({ code: "not_found", message: "No organization 00000000-0000-4000-8000-000000000000" })
-      const [saleId] = ok(yield* importJson("sales", org.organizationId, [taxedSale("still-usd")])).ids
+      const [saleId] = ok(yield* importFromStdin("sales", org.organizationId, [taxedSale("still-usd")])).ids
       expect((yield* sale(org.apiKey, saleId)).currency).toBe("USD")
     }))
 })

@@ -133,3 +133,9 @@ export const BooleanParam = Schema.Literals(["true", "false"]).annotate({ messag
     SchemaTransformation.transform({ decode: (s: "true" | "false") => s === "true", encode: (b: boolean) => (b ? "true" : "false") })
   )
 )
+
+/**
+ * The number of the n-th record of an organization's series (`Sql/Series.ts` hands out n): the prefix and at
+ * least four digits. INV-0001, S-0042, C-10000.
+ */
+export const formatSeriesNumber = (prefix: string, n: number): string => `${prefix}-${String(n).padStart(4, "0")}`

@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { ClientId } from "../Clients/Client.js"
 import { ContactId } from "../Contacts/Contact.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { BooleanParam, BoundedString, DateOnly, DateTime, Email, MoneyAmount, Uuid } from "../Common/Values.js"
+import { BooleanParam, BoundedString, DateOnly, DateTime, Email, MoneyAmount, Uuid, formatSeriesNumber } from "../Common/Values.js"
 import { ProjectId } from "../Projects/Project.js"
 import { ContractStatuses } from "./Moves.js"
 
@@ -125,4 +125,4 @@ export const ContractPreviousDates = Schema.Struct({
 export type ContractPreviousDates = typeof ContractPreviousDates.Type
 
 /** The number of the n-th contract of an organization's series: C-0001, ..., C-9999, C-10000. */
-export const formatContractNumber = (n: number): string => `C-${String(n).padStart(4, "0")}`
+export const formatContractNumber = (n: number): string => formatSeriesNumber("C", n)

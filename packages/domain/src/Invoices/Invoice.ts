@@ -3,7 +3,7 @@ import { ClientId } from "../Clients/Client.js"
 import { ContactId } from "../Contacts/Contact.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
 import { Refusal } from "../Common/Refusal.js"
-import { BooleanParam, BoundedString, DateOnly, DateTime, generatedWhole, MaxString, MoneyAmount, Percent, Uuid } from "../Common/Values.js"
+import { BooleanParam, BoundedString, DateOnly, DateTime, generatedWhole, MaxString, MoneyAmount, Percent, Uuid, formatSeriesNumber } from "../Common/Values.js"
 import { ProjectId } from "../Projects/Project.js"
 import { InvoiceStatuses } from "./Settlement.js"
 import { QUANTITY_DIGITS } from "./Totals.js"
@@ -197,4 +197,4 @@ export const clientView = (invoice: Invoice) => ({
 
 
 /** The number of the n-th invoice of an organization's series: INV-0001, ..., INV-9999, INV-10000. */
-export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`
+export const formatInvoiceNumber = (n: number): string => formatSeriesNumber("INV", n)

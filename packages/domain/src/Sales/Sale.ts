@@ -9,7 +9,7 @@ import { ClientId } from "../Clients/Client.js"
 import { ContactId } from "../Contacts/Contact.js"
 import { hasAtMostDigits, fractionDigits } from "../Common/Money.js"
 import { ListOf, ListParams } from "../Common/Pagination.js"
-import { BoundedString, BusinessId, DateOnly, DateTime, MaxString, Percent } from "../Common/Values.js"
+import { BoundedString, BusinessId, DateOnly, DateTime, MaxString, Percent, formatSeriesNumber } from "../Common/Values.js"
 import { Amount, DEFAULT_CURRENCY, InvoiceLineItemInput, MAX_LINE_ITEMS } from "../Invoices/Invoice.js"
 import { CurrencyCode, PaymentMethod, SaleId } from "../Payments/Payment.js"
 import { SaleStatuses } from "./SaleStatus.js"
@@ -147,4 +147,4 @@ export const SaleListParams = Schema.Struct({
 export const SaleList = ListOf(Sale, "SaleList")
 
 /** The number of the n-th sale of an organization's series: S-0001, ..., S-9999, S-10000. */
-export const formatSaleNumber = (n: number): string => `S-${String(n).padStart(4, "0")}`
+export const formatSaleNumber = (n: number): string => formatSeriesNumber("S", n)
