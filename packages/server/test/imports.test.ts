@@ -123,6 +123,12 @@ layer(TestServerLive)("import sales", (it) => {
       expect(run.message).toContain("record 2")
       expect((yield* get("/api/v1/sales", { key: org.apiKey })).body.data).toEqual([])
 
+      // A file of 100 with one invalid record (a unit price finer than a cent) imports nothing.
+      const hundred = Array.from({ length: 100 }, (_, i) => i === 57 ? { ...good(i), lineItems: [line("A", 1, 1.005)] } : good(i))
+      const one = invalid(yield* importFromFile("sales", org.organizationId, hundred))
+      expect(one.issues).toEqual([{ index: 57, path: ["lineItems", 0, "unitPrice"], message: expect.any(String) }])
+      expect((yield* get("/api/v1/sales", { key: org.apiKey })).body.pagination.total).toBe(0)
+
       // A linked record of another organization (or none) is linked_record_not_found.
       const linked = invalid(yield* importFromFile("sales", org.organizationId, [good(0), { ...good(3), clientId: "00000000-0000-4000-8000-000000000000" }]))
       expect(linked.issues).toEqual([{ index: 1, path: ["clientId"], message: expect.stringContaining("linked_record_not_found") }])
@@ -266,12 +272,17 @@ layer(TestServerLive)("import payouts", (it) => {
         // The identity off by a cent.
         { ...base, processorPayoutId: "bad3", amount: 10, grossTotal: 10.01, feeTotal: 0, refundTotal: 0, disputeTotal: 0, lastReconciledAt: "2027-04-26T08:00:00Z" },
         // A payment that is not the organization's.
-        { ...base, processorPayoutId: "bad4", amount: 10, paymentIds: ["00000000-0000-4000-8000-000000000000"] }
+        { ...base, processorPayoutId: "bad4", amount: 10, paymentIds: ["00000000-0000-4000-8000-000000000000"] },
+        // A negative refundTotal; a negative disputeTotal.
+        { ...base, processorPayoutId: "bad5", amount: 11, grossTotal: 10, feeTotal: 0, refundTotal: -1, disputeTotal: 0, lastReconciledAt: "2027-04-26T08:00:00Z" },
+        { ...base, processorPayoutId: "bad6", amount: 11, grossTotal: 10, feeTotal: 0, refundTotal: 0, disputeTotal: -1, lastReconciledAt: "2027-04-26T08:00:00Z" }
       ]))
       expect(run.issues).toEqual(expect.arrayContaining([
         { index: 1, path: ["grossTotal"], message: expect.stringContaining("lastReconciledAt is null") },
         { index: 2, path: ["unattributedTotal"], message: expect.stringContaining("automatic") },
-        { index: 3, path: ["amount"], message: expect.stringContaining("off by 0.01") }
+        { index: 3, path: ["amount"], message: expect.stringContaining("off by 0.01") },
+        { index: 5, path: ["refundTotal"], message: expect.any(String) },
+        { index: 6, path: ["disputeTotal"], message: expect.any(String) }
       ]))
       expect(run.issues.some((issue) => issue.index === 0)).toBe(false)
       expect((yield* get("/api/v1/payouts", { key: org.apiKey })).body.data).toEqual([])

@@ -19,6 +19,7 @@ import {
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FastSql } from "../Sql/Fast.js"
+import { organizationCurrency } from "../Sql/Organization.js"
 import { nextInSeries } from "../Sql/Series.js"
 import { byFilters, findRow } from "../Sql/Lists.js"
 import { makeRows } from "../Sql/Resource.js"
@@ -105,13 +106,6 @@ const makeContractsRepo = Effect.gen(function*() {
   /** The contract's row, locked (FOR UPDATE) until the caller's transaction ends; undefined when the organization has none. */
   const lock = (owner: Owner, id: string) => findRow<ContractRow>(fast, "contracts", owner.organizationId, id, true)
 
-  /** The currency of the organization's new records. */
-  const organizationCurrency = (owner: Owner) =>
-    Effect.map(
-      fast.rows<{ readonly currency: string }>(`SELECT currency FROM organizations WHERE id = $1`, [owner.organizationId]),
-      ([row]) => row?.currency ?? "USD"
-    )
-
   /**
    * The client, billing contact and project are records of the organization (400 linked_record_not_found),
    * the contact and the project the client's (400 invalid_payload), as an invoice's; each is locked
@@ -187,7 +181,7 @@ const makeContractsRepo = Effect.gen(function*() {
   const remove = (owner: Owner, id: string) =>
     Effect.asVoid(fast.rows(`DELETE FROM contracts WHERE organization_id = $1 AND id = $2`, [owner.organizationId, id]))
 
-  return { list, get, lock, organizationCurrency, checkLinks, nextNumber, insert, updateColumns, remove } as const
+  return { list, get, lock, organizationCurrency: (owner: Owner) => organizationCurrency(fast, owner.organizationId), checkLinks, nextNumber, insert, updateColumns, remove } as const
 })
 
 /**

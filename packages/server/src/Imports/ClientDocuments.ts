@@ -23,6 +23,7 @@ import { randomUUID } from "node:crypto"
 import { type ClientDocumentRow, toClientDocument } from "../ClientDocuments/ClientDocumentsRepo.js"
 import { DocumentVersionsRepo } from "../DocumentVersions/DocumentVersionsRepo.js"
 import { FastSql } from "../Sql/Fast.js"
+import { organizationCurrency } from "../Sql/Organization.js"
 import { Outbox, type Owner } from "../Webhooks/Outbox.js"
 import { decodeAll, type Decoder, ImportError, type ImportIssue, type ImportResult } from "./Imports.js"
 
@@ -72,13 +73,6 @@ const makeClientDocumentImports = Effect.gen(function*() {
         (rows) => new Set(rows.map((row) => row.id))
       )
 
-  /** The organization's currency: a smart-file's versions are in it. */
-  const organizationCurrency = (organizationId: string) =>
-    Effect.map(
-      fast.rows<{ readonly currency: string }>(`SELECT currency FROM organizations WHERE id = $1`, [organizationId]),
-      ([row]) => row?.currency ?? "USD"
-    )
-
   const stored = (organizationId: string, externalId: string) =>
     Effect.map(
       sql<StoredRow>`SELECT * FROM client_documents WHERE organization_id = ${organizationId} AND external_id = ${externalId} FOR UPDATE`,
@@ -116,7 +110,7 @@ const makeClientDocumentImports = Effect.gen(function*() {
       }
       if (issues.length > 0) return yield* Effect.fail(new ImportError(issues))
 
-      const currency = yield* organizationCurrency(organizationId)
+      const currency = yield* organizationCurrency(fast, organizationId)
       let created = 0
       let updated = 0
       let unchanged = 0

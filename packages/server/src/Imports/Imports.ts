@@ -39,6 +39,7 @@ import { type PayoutRow, toPayout } from "../Payouts/PayoutsRepo.js"
 import { Sales } from "../Sales/Sales.js"
 import { type SaleRow, toSale } from "../Sales/SalesRepo.js"
 import { FastSql } from "../Sql/Fast.js"
+import { organizationCurrency } from "../Sql/Organization.js"
 import { takeFromSeries } from "../Sql/Series.js"
 import { Outbox, type Owner, type PendingEvent } from "../Webhooks/Outbox.js"
 import { previousAttributes } from "@bizops/webhooks"
@@ -126,13 +127,6 @@ const makeImports = Effect.gen(function*() {
 
   const fail = (issues: ReadonlyArray<ImportIssue>) => Effect.fail(new ImportError(issues))
 
-  /** The organization's currency: the currency of a record that names none. */
-  const organizationCurrency = (organizationId: string) =>
-    Effect.map(
-      fast.rows<{ readonly currency: string }>(`SELECT currency FROM organizations WHERE id = $1`, [organizationId]),
-      ([row]) => row?.currency ?? "USD"
-    )
-
   // ---- Sales -------------------------------------------------------------------------------------
 
   /** The stored sales of these external ids, locked, each with what an import may not change (`saleIdentityOf`'s shape). */
@@ -163,7 +157,7 @@ const makeImports = Effect.gen(function*() {
   const importSales = (organizationId: string, records: unknown) =>
     sql.withTransaction(Effect.gen(function*() {
       const owner: Owner = { organizationId }
-      const defaultCurrency = yield* organizationCurrency(organizationId)
+      const defaultCurrency = yield* organizationCurrency(fast, organizationId)
       const { decoded, issues } = decodeAll(decodeSale, records)
       // The money of each record (a refusal is an issue), in file order.
       const monies = decoded.map((record, index) => {
@@ -350,7 +344,7 @@ const makeImports = Effect.gen(function*() {
   const importPayouts = (organizationId: string, records: unknown) =>
     sql.withTransaction(Effect.gen(function*() {
       const owner: Owner = { organizationId }
-      const defaultCurrency = yield* organizationCurrency(organizationId)
+      const defaultCurrency = yield* organizationCurrency(fast, organizationId)
       const { decoded, issues } = decodeAll(decodePayout, records)
       decoded.forEach((record, index) => {
         for (const refusal of payoutImportRefusals(record, defaultCurrency)) issues.push(refusalIssue(index, refusal))
