@@ -47,7 +47,15 @@ const makeDocumentVersionsRepo = Effect.gen(function*() {
    */
   const issue = (
     principal: Owner,
-    document: { readonly type: DocumentType; readonly id: string; readonly currency: string },
+    document: {
+      readonly type: DocumentType
+      readonly id: string
+      readonly currency: string
+      /** A smart-file's dates and engagement project, carried by its version (null or absent: none). */
+      readonly quoteConvertedAt?: Date | null
+      readonly expiresAt?: Date | null
+      readonly engagementProjectId?: string | null
+    },
     content: unknown,
     at: Date
   ) =>
@@ -69,8 +77,9 @@ const makeDocumentVersionsRepo = Effect.gen(function*() {
       }
       yield* fast.rows(
         `INSERT INTO document_versions (id, organization_id, document_type, document_id, document_ref, version_number,
-           version_status, content_hash, content, currency, issued_at, created_at, updated_at)
-         SELECT $1, $2, $3, $4, $5, COALESCE(max(version_number), 0) + 1, 'issued', $6, $7, $8, $9, $9, $9
+           version_status, content_hash, content, currency, issued_at, created_at, updated_at, quote_converted_at, expires_at,
+           engagement_project_id)
+         SELECT $1, $2, $3, $4, $5, COALESCE(max(version_number), 0) + 1, 'issued', $6, $7, $8, $9, $9, $9, $10, $11, $12
          FROM document_versions WHERE organization_id = $2 AND document_type = $3 AND document_id = $4`,
         [
           id,
@@ -81,7 +90,10 @@ const makeDocumentVersionsRepo = Effect.gen(function*() {
           hash,
           JSON.stringify(content),
           document.currency,
-          at
+          at,
+          document.quoteConvertedAt ?? null,
+          document.expiresAt ?? null,
+          document.engagementProjectId ?? null
         ]
       )
     })

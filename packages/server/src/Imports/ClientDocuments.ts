@@ -25,7 +25,7 @@ import { DocumentVersionsRepo } from "../DocumentVersions/DocumentVersionsRepo.j
 import { FastSql } from "../Sql/Fast.js"
 import { organizationCurrency } from "../Sql/Organization.js"
 import { Outbox, type Owner } from "../Webhooks/Outbox.js"
-import { decodeAll, type Decoder, ImportError, type ImportIssue, type ImportResult } from "./Imports.js"
+import { decodeAll, type Decoder, ImportError, type ImportResult, linkIssues } from "./Imports.js"
 
 /** A file's record as JSON holds it (date-times as strings). */
 const decodeClientDocument: Decoder<ClientDocumentImport> = Schema.decodeUnknownResult(Schema.toCodecJson(ClientDocumentImport))
@@ -50,10 +50,10 @@ const comparable = (doc: Omit<ClientDocumentImport, "externalId">) => ({
 
 /** The links of a record, each checked against the organization's records of its table. */
 const LINKS = [
-  ["contactId", "contacts", "contact"],
-  ["clientId", "clients", "client"],
-  ["projectId", "projects", "project"],
-  ["engagementProjectId", "projects", "project"]
+  { field: "contactId", table: "contacts", what: "contact" },
+  { field: "clientId", table: "clients", what: "client" },
+  { field: "projectId", table: "projects", what: "project" },
+  { field: "engagementProjectId", table: "projects", what: "project" }
 ] as const
 
 const makeClientDocumentImports = Effect.gen(function*() {
@@ -64,34 +64,22 @@ const makeClientDocumentImports = Effect.gen(function*() {
   const clock = yield* Clock.Clock
   const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms))
 
-  /** Which of the ids are records of the organization in `table`. */
-  const existing = (table: "clients" | "contacts" | "projects", organizationId: string, ids: ReadonlyArray<string>) =>
-    ids.length === 0
-      ? Effect.succeed(new Set<string>())
-      : Effect.map(
-        fast.rows<{ readonly id: string }>(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]),
-        (rows) => new Set(rows.map((row) => row.id))
-      )
-
   const stored = (organizationId: string, externalId: string) =>
     Effect.map(
       sql<StoredRow>`SELECT * FROM client_documents WHERE organization_id = ${organizationId} AND external_id = ${externalId} FOR UPDATE`,
       (rows) => rows[0]
     )
 
-  /**
-   * Issues the version of a document that became sent, then gives the version just issued the document's
-   * expiry, conversion and engagement project (a version already issued with the same content is kept as is).
-   */
+  /** Issues the version of a document that became sent, with the document's expiry, conversion and engagement project. */
   const issueVersion = (owner: Owner, row: StoredRow, currency: string, at: Date) =>
-    Effect.gen(function*() {
-      yield* versions.issue(owner, { type: "smart-file", id: row.id, currency }, clientDocumentContent(row), at)
-      yield* fast.rows(
-        `UPDATE document_versions SET quote_converted_at = $4, expires_at = $5, engagement_project_id = $6
-         WHERE organization_id = $1 AND document_type = 'smart-file' AND document_id = $2 AND version_status = 'issued' AND issued_at = $3`,
-        [owner.organizationId, row.id, at, row.quoteConvertedAt, row.expiresAt, row.engagementProjectId]
-      )
-    })
+    versions.issue(owner, {
+      type: "smart-file",
+      id: row.id,
+      currency,
+      quoteConvertedAt: row.quoteConvertedAt,
+      expiresAt: row.expiresAt,
+      engagementProjectId: row.engagementProjectId
+    }, clientDocumentContent(row), at)
 
   const importClientDocuments = (organizationId: string, records: unknown) =>
     sql.withTransaction(Effect.gen(function*() {
@@ -99,15 +87,7 @@ const makeClientDocumentImports = Effect.gen(function*() {
       const { decoded, issues } = decodeAll(decodeClientDocument, records)
       if (issues.length > 0) return yield* Effect.fail(new ImportError(issues))
 
-      for (const [field, table, what] of LINKS) {
-        const found = yield* existing(table, organizationId, decoded.flatMap((record) => record[field] ?? []))
-        decoded.forEach((record, index) => {
-          const id = record[field]
-          if (id !== undefined && id !== null && !found.has(id)) {
-            issues.push({ index, path: [field], message: `linked_record_not_found: no ${what} ${id} in this organization` } satisfies ImportIssue)
-          }
-        })
-      }
+      issues.push(...yield* linkIssues(fast, organizationId, decoded, LINKS))
       if (issues.length > 0) return yield* Effect.fail(new ImportError(issues))
 
       const currency = yield* organizationCurrency(fast, organizationId)

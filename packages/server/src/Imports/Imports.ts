@@ -38,7 +38,7 @@ import { type PaymentRow, PaymentsRepo, toPayment } from "../Payments/PaymentsRe
 import { type PayoutRow, toPayout } from "../Payouts/PayoutsRepo.js"
 import { Sales } from "../Sales/Sales.js"
 import { type SaleRow, toSale } from "../Sales/SalesRepo.js"
-import { FastSql } from "../Sql/Fast.js"
+import { type FastQuery, FastSql } from "../Sql/Fast.js"
 import { organizationCurrency } from "../Sql/Organization.js"
 import { takeFromSeries } from "../Sql/Series.js"
 import { Outbox, type Owner, type PendingEvent } from "../Webhooks/Outbox.js"
@@ -107,6 +107,49 @@ export const decodeAll = <A>(decode: Decoder<A>, records: unknown) => {
   return { decoded, issues }
 }
 
+/** The tables an import's records may name records of. */
+export type LinkTable = "clients" | "contacts" | "businesses" | "projects" | "payments"
+
+/** Which of the ids are records of the organization in `table` (one statement). */
+export const existingIds = (fast: FastQuery, table: LinkTable, organizationId: string, ids: ReadonlyArray<string>) =>
+  ids.length === 0
+    ? Effect.succeed(new Set<string>())
+    : Effect.map(
+      fast.rows<{ readonly id: string }>(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]),
+      (rows) => new Set(rows.map((row) => row.id))
+    )
+
+/** A link of an import record: its field, the table of the records it names, and a record's name for the message. */
+export interface RecordLink<Field extends string> {
+  readonly field: Field
+  readonly table: LinkTable
+  readonly what: string
+}
+
+/**
+ * linked_record_not_found for every link of every record that names no record of the organization (null and
+ * absent name none); one statement per link for the whole file.
+ */
+export const linkIssues = <Field extends string>(
+  fast: FastQuery,
+  organizationId: string,
+  records: ReadonlyArray<{ readonly [K in Field]?: string | null | undefined }>,
+  links: ReadonlyArray<RecordLink<Field>>
+) =>
+  Effect.gen(function*() {
+    const issues: Array<ImportIssue> = []
+    for (const { field, table, what } of links) {
+      const found = yield* existingIds(fast, table, organizationId, records.flatMap((record) => record[field] ?? []))
+      records.forEach((record, index) => {
+        const id = record[field]
+        if (id !== undefined && id !== null && !found.has(id)) {
+          issues.push({ index, path: [field], message: `linked_record_not_found: no ${what} ${id} in this organization` })
+        }
+      })
+    }
+    return issues
+  })
+
 const makeImports = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const fast = yield* FastSql
@@ -115,15 +158,6 @@ const makeImports = Effect.gen(function*() {
   const sales = yield* Sales
   const clock = yield* Clock.Clock
   const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms))
-
-  /** Which of the ids are records of the organization in `table`. */
-  const existing = (table: "clients" | "contacts" | "businesses" | "payments", organizationId: string, ids: ReadonlyArray<string>) =>
-    ids.length === 0
-      ? Effect.succeed(new Set<string>())
-      : Effect.map(
-        fast.rows<{ readonly id: string }>(`SELECT id FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [organizationId, ids]),
-        (rows) => new Set(rows.map((row) => row.id))
-      )
 
   const fail = (issues: ReadonlyArray<ImportIssue>) => Effect.fail(new ImportError(issues))
 
@@ -174,17 +208,11 @@ const makeImports = Effect.gen(function*() {
       })
       if (issues.length > 0) return yield* fail(issues)
 
-      const links = [["clientId", "clients"], ["contactId", "contacts"], ["businessId", "businesses"]] as const
-      for (const [field, table] of links) {
-        const ids = decoded.flatMap((record) => record[field] ?? [])
-        const found = yield* existing(table, organizationId, ids)
-        decoded.forEach((record, index) => {
-          const id = record[field]
-          if (id !== undefined && id !== null && !found.has(id)) {
-            issues.push({ index, path: [field], message: `linked_record_not_found: no ${table.slice(0, -1)} ${id} in this organization` })
-          }
-        })
-      }
+      issues.push(...yield* linkIssues(fast, organizationId, decoded, [
+        { field: "clientId", table: "clients", what: "client" },
+        { field: "contactId", table: "contacts", what: "contact" },
+        { field: "businessId", table: "businesses", what: "business" }
+      ]))
       if (issues.length > 0) return yield* fail(issues)
 
       // What each record is: new, unchanged, or its notes changed (anything else refused by the domain's rule).
@@ -351,7 +379,7 @@ const makeImports = Effect.gen(function*() {
       })
       if (issues.length > 0) return yield* fail(issues)
 
-      const found = yield* existing("payments", organizationId, decoded.flatMap((record) => record.paymentIds ?? []))
+      const found = yield* existingIds(fast, "payments", organizationId, decoded.flatMap((record) => record.paymentIds ?? []))
       decoded.forEach((record, index) => {
         for (const [position, id] of (record.paymentIds ?? []).entries()) {
           if (!found.has(id)) issues.push({ index, path: ["paymentIds", position], message: `linked_record_not_found: no payment ${id} in this organization` })
