@@ -1,9 +1,10 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Console, Context, Effect, Exit, Layer, Logger, Option, Redacted, References, Runtime } from "effect"
+import { Cause, Console, Context, Effect, Exit, Layer, Option, Redacted, References, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { bootstrap } from "./Bootstrap.js"
 import { AppConfig, AppConfigLive, databaseTarget, loggingConfig } from "./Config.js"
 import { LogRequests } from "./Http/Envelope.js"
+import { loggerLayer } from "./Logging.js"
 import { databaseLayer, DatabaseUrlLive } from "./Sql/Database.js"
 import { migrate } from "./Sql/Migrations.js"
 import { serverLayer } from "./Server.js"
@@ -57,8 +58,9 @@ const main = Effect.gen(function*() {
     // database's pools, then the embedded PostgreSQL (the outer scope).
     Effect.provide(databaseLayer(url)),
     Effect.provideService(LogRequests, logging.requests),
-    // LOG_FORMAT=json: one JSON object per line (a log collector's format); pretty otherwise.
-    Effect.provide(Logger.layer([logging.format === "json" ? Logger.consoleJson : Logger.defaultLogger]))
+    // LOG_FORMAT=json: one JSON object per line (a log collector's format); pretty otherwise. Batched
+    // writes unless pretty on a terminal (Logging.ts).
+    Effect.provide(loggerLayer(logging.format))
   )
 })
 

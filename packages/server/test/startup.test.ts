@@ -299,5 +299,18 @@ layer(TestServerLive)("the request log", (it) => {
         yield* realSleep(300)
         expect(server.output()).not.toContain("GET /health")
       }))
+      // The default format off a terminal: one line per entry, the annotations as JSON, written in batches
+      // (so a line may take a moment to appear), and still everything once the server stops.
+      const output = yield* Effect.scoped(Effect.gen(function*() {
+        const server = yield* serverProcess({ DATABASE_URL: databaseUrl })
+        const answer = yield* Effect.promise(() => fetch(`${server.url}/api/v1/clients?secret=private`, { headers: { "x-request-id": "log-me-2" } }))
+        expect(answer.status).toBe(401)
+        for (let i = 0; i < 50 && !server.output().includes("log-me-2"); i++) yield* realSleep(100)
+        return server.output()
+      }))
+      const line = output.split("\n").find((entry) => entry.includes("log-me-2")) ?? ""
+      expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO \(#\d+\): GET \/api\/v1\/clients 401 [\d.]+ ms \{/)
+      expect(JSON.parse(line.slice(line.indexOf("{")))).toMatchObject({ method: "GET", path: "/api/v1/clients", status: 401, requestId: "log-me-2" })
+      expect(output).not.toContain("private")
     }), { timeout: 120_000 })
 })
