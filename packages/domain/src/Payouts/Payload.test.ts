@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { prop } from "@bizops/testkit/Prop"
 import { Schema } from "effect"
 import * as fc from "fast-check"
-import { encodePayoutEventObject, PayoutEventObject, payoutEventObject } from "./Payload.js"
+import { encodePayoutEventObject, PayoutEventObject, payoutEventObject, payoutReached } from "./Payload.js"
 import { Payout, PayoutId, PayoutStatuses } from "./Payout.js"
 
 // Payouts with every nullable field null or not, and a count that is null, 0 or more, each often.
@@ -89,5 +89,24 @@ describe("payout webhook object (rule 7)", () => {
     expect(JSON.stringify(payoutEventObject(zero))).toContain("\"paymentCount\":0")
     expect(JSON.stringify(payoutEventObject(unknown))).not.toContain("paymentCount")
     expect(JSON.stringify(payoutEventObject(unknown))).toContain("\"unattributedTotal\":null")
+  })
+})
+
+describe("payoutReached: the events of reaching paid or failed", () => {
+  const status = fc.constantFrom(...PayoutStatuses)
+  prop("paid or failed once, on the change into it (or a new payout in it); never for another status or no change", [fc.option(status, { nil: undefined }), status], ([previous, next]) => {
+    const reached = payoutReached(previous, next)
+    const expected = (next === "paid" || next === "failed") && previous !== next ? next : undefined
+    expect(reached).toBe(expected)
+    // The same status twice never reaches anything again.
+    expect(payoutReached(next, next)).toBeUndefined()
+  })
+
+  it("a new payout imported as paid reached paid; in_transit → paid reached paid; failed → failed reached nothing", () => {
+    expect(payoutReached(undefined, "paid")).toBe("paid")
+    expect(payoutReached("in_transit", "paid")).toBe("paid")
+    expect(payoutReached("pending", "failed")).toBe("failed")
+    expect(payoutReached("failed", "failed")).toBeUndefined()
+    expect(payoutReached(undefined, "pending")).toBeUndefined()
   })
 })

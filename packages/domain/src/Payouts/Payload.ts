@@ -5,7 +5,7 @@
  * held nothing), never dropped.
  */
 import { Schema } from "effect"
-import { Payout, PayoutPaymentCount } from "./Payout.js"
+import { Payout, PayoutPaymentCount, type PayoutStatus } from "./Payout.js"
 
 /** The payout object of a webhook body: the Payout's fields, `paymentCount` absent when unknown. */
 export const PayoutEventObject = Schema.Struct({
@@ -28,3 +28,11 @@ export const payoutEventObject = (payout: Payout): PayoutEventObject => {
 /** The JSON form of a payout event object (timestamps as ISO 8601 strings), as it is signed and sent. */
 export const encodePayoutEventObject = (payout: Payout): unknown =>
   Schema.encodeSync(Schema.toCodecJson(PayoutEventObject))(payoutEventObject(payout))
+
+/**
+ * The status a payout has just reached, when it is one with an event of its own (`payout_paid`,
+ * `payout_failed`): paid or failed now, and not before (`previous` undefined: the payout is new, so a payout
+ * imported as paid reached it too). Undefined otherwise: another status, or no change.
+ */
+export const payoutReached = (previous: PayoutStatus | undefined, next: PayoutStatus): "paid" | "failed" | undefined =>
+  (next === "paid" || next === "failed") && next !== previous ? next : undefined

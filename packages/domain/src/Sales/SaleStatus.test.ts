@@ -11,6 +11,7 @@ import {
   revenue,
   revenueByCurrency,
   type SaleFacts,
+  saleFacts,
   type SaleForRevenue,
   saleStatus,
   type SaleStatusValue,
@@ -217,5 +218,18 @@ describe("revenue (issue 15; specification rule 3)", () => {
     // USD: 10.10 + (100.00 − (55.00 − round(10.00 × 55 / 110) = 50.00)) = 60.10
     expect(revenueByCurrency(sales)).toEqual({ USD: 60.1, JPY: 1000 })
     expect(toMinorUnits(60.1, 2)).toBe(6010)
+  })
+})
+
+describe("saleFacts: a sale with an unknown total is neither refunded nor voided", () => {
+  const maybeMinor = fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null })
+  prop("facts exactly when subtotal, taxAmount and total are all known (never a null read as 0); a 409 otherwise", [freshSale, maybeMinor, maybeMinor, maybeMinor], ([sale, subtotal, taxAmount, total]) => {
+    const stored = { ...sale, subtotal, taxAmount, total }
+    const result = saleFacts(stored)
+    if (subtotal !== null && taxAmount !== null && total !== null) {
+      expect(result).toEqual(Result.succeed(stored))
+    } else {
+      expect(Result.isFailure(result) ? refusalStatus(result.failure) : undefined).toBe(409)
+    }
   })
 })

@@ -33,6 +33,28 @@ export const saleStatus = (sale: Pick<SaleFacts, "total" | "amountRefunded" | "v
   return "completed"
 }
 
+/** A sale as stored, for `saleFacts`: its totals may be unknown (null). */
+export interface StoredSaleFacts {
+  readonly currency: string
+  readonly subtotal: number | null
+  readonly taxAmount: number | null
+  readonly total: number | null
+  readonly amountRefunded: number
+  readonly voidedAt: Date | null
+}
+
+/**
+ * The facts a refund or a void decides on, or why there are none: a sale whose subtotal, taxAmount or total is
+ * unknown (null) can be neither refunded nor voided, since its books cannot be reversed (409; null is never 0).
+ */
+export const saleFacts = (sale: StoredSaleFacts): Result.Result<SaleFacts, Refusal> => {
+  const { subtotal, taxAmount, total } = sale
+  if (subtotal === null || taxAmount === null || total === null) {
+    return refuse(Refusal.conflict("The sale's totals are unknown, so its books cannot be reversed; it can be neither refunded nor voided"))
+  }
+  return Result.succeed({ currency: sale.currency, subtotal, taxAmount, total, amountRefunded: sale.amountRefunded, voidedAt: sale.voidedAt })
+}
+
 /** What a refund does to a sale: its new amountRefunded and status, and the books entries to write. */
 export interface SaleRefund {
   readonly amountRefunded: number

@@ -18,6 +18,7 @@ import {
   PayoutImport,
   payoutImportFields,
   payoutImportRefusals,
+  payoutReached,
   reimportSale,
   type Payment,
   type SaleIdentity,
@@ -443,10 +444,8 @@ const makeImports = Effect.gen(function*() {
           yield* outbox.updated(owner, "payout", toPayout(stored), after)
         }
         // Reaching paid or failed is an event of its own (a payout imported as paid reached it too).
-        if (after !== undefined && after.status !== stored?.status) {
-          if (after.status === "paid") yield* outbox.record(owner, "payout_paid", after)
-          if (after.status === "failed") yield* outbox.record(owner, "payout_failed", after)
-        }
+        const reached = after === undefined ? undefined : payoutReached(stored?.status, after.status)
+        if (after !== undefined && reached !== undefined) yield* outbox.record(owner, reached === "paid" ? "payout_paid" : "payout_failed", after)
         // The payments it settles get its id; a payment already on it is not changed again.
         const linked = paymentIds.length === 0 ? [] : yield* fast.rows<PaymentRow & { readonly previousPayoutId: string | null; readonly previousUpdatedAt: Date }>(
           `UPDATE payments p SET payout_id = $2, updated_at = $4

@@ -14,7 +14,7 @@ import {
   refundAmountMinor,
   refundSale,
   type Sale,
-  type SaleFacts,
+  saleFacts,
   voidSale
 } from "@bizops/domain"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -69,21 +69,16 @@ const makeSales = Effect.gen(function*() {
       (row) => row === undefined ? Effect.fail(notFound("sale")) : Effect.succeed(row)
     )
 
-  /** The facts the domain's rules decide on; a sale whose totals are unknown cannot be refunded or voided. */
-  const factsOf = (row: SaleRow) => {
-    const { subtotalMinor, taxAmountMinor, totalMinor } = row
-    if (subtotalMinor === null || taxAmountMinor === null || totalMinor === null) {
-      return Effect.fail(new Conflict({ message: "The sale's totals are unknown, so its books cannot be reversed; it can be neither refunded nor voided" }))
-    }
-    return Effect.succeed<SaleFacts>({
+  /** The facts the domain's rules decide on (`saleFacts`: a sale whose totals are unknown cannot be refunded or voided). */
+  const factsOf = (row: SaleRow) =>
+    orRefuse(saleFacts({
       currency: row.currency,
-      subtotal: subtotalMinor,
-      taxAmount: taxAmountMinor,
-      total: totalMinor,
+      subtotal: row.subtotalMinor,
+      taxAmount: row.taxAmountMinor,
+      total: row.totalMinor,
       amountRefunded: row.amountRefundedMinor,
       voidedAt: row.voidedAt
-    })
-  }
+    }))
 
   /** Writes the sale's new state and returns the sale after. */
   const saveSale = (owner: Owner, id: string, columns: string, values: ReadonlyArray<unknown>) =>
