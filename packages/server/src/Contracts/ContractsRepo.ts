@@ -20,6 +20,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { FastSql } from "../Sql/Fast.js"
 import { organizationCurrency } from "../Sql/Organization.js"
+import { checkBillingContact } from "../Sql/Links.js"
 import { nextInSeries } from "../Sql/Series.js"
 import { byFilters, findRow } from "../Sql/Lists.js"
 import { makeRows } from "../Sql/Resource.js"
@@ -118,16 +119,7 @@ const makeContractsRepo = Effect.gen(function*() {
     Effect.gen(function*() {
       const client = yield* fast.rows(`SELECT 1 FROM clients WHERE organization_id = $1 AND id = $2 FOR SHARE`, [owner.organizationId, links.clientId])
       if (client.length === 0) return yield* Effect.fail(linkedRecordNotFound("clientId", "client"))
-      if (links.billingContactId != null) {
-        const [contact] = yield* fast.rows<{ readonly clientId: string | null }>(
-          `SELECT client_id FROM contacts WHERE organization_id = $1 AND id = $2 FOR SHARE`,
-          [owner.organizationId, links.billingContactId]
-        )
-        if (contact === undefined) return yield* Effect.fail(linkedRecordNotFound("billingContactId", "contact"))
-        if (contact.clientId !== links.clientId) {
-          return yield* Effect.fail(invalidPayload(["billingContactId"], "must be a contact of the contract's client"))
-        }
-      }
+      yield* checkBillingContact(fast, owner.organizationId, links.billingContactId, links.clientId, "contract")
       if (links.projectId != null) {
         const [project] = yield* fast.rows<{ readonly clientId: string | null }>(
           `SELECT client_id FROM projects WHERE organization_id = $1 AND id = $2 FOR SHARE`,

@@ -10,6 +10,7 @@ import {
 } from "@bizops/domain"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { checkBillingContact } from "../Sql/Links.js"
 import { FastSql } from "../Sql/Fast.js"
 import { findRow } from "../Sql/Lists.js"
 import { makeRows } from "../Sql/Resource.js"
@@ -84,16 +85,7 @@ const makeInvoicesRepo = Effect.gen(function*() {
     links: { readonly billingContactId?: string | null | undefined; readonly projectIds?: ReadonlyArray<string> | undefined }
   ) =>
     Effect.gen(function*() {
-      if (links.billingContactId != null) {
-        const [contact] = yield* fast.rows<{ readonly clientId: string | null }>(
-          `SELECT client_id FROM contacts WHERE organization_id = $1 AND id = $2 FOR SHARE`,
-          [principal.organizationId, links.billingContactId]
-        )
-        if (contact === undefined) return yield* Effect.fail(linkedRecordNotFound("billingContactId", "contact"))
-        if (contact.clientId !== clientId) {
-          return yield* Effect.fail(invalidPayload(["billingContactId"], "must be a contact of the invoice's client"))
-        }
-      }
+      yield* checkBillingContact(fast, principal.organizationId, links.billingContactId, clientId, "invoice")
       const projectIds = links.projectIds ?? []
       if (projectIds.length > 0) {
         const projects = yield* fast.rows<{ readonly id: string; readonly clientId: string | null }>(
